@@ -1,0 +1,38 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// The main bundle has two entries: the Electron main process and the plain-Node CLI
+// (`serve`). They share the core; only `electron/main.ts` imports `electron`.
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: {
+        input: {
+          index: resolve(import.meta.dirname, 'src-main/electron/main.ts'),
+          cli: resolve(import.meta.dirname, 'src-main/cli.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src-main/electron/preload.ts') },
+        // A sandboxed preload must be CommonJS.
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: 'src-renderer',
+    plugins: [react()],
+    build: {
+      outDir: 'out/renderer',
+      minify: true,
+      rolldownOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+    },
+  },
+});

@@ -1,0 +1,155 @@
+import type { AgentSummary } from '../../src-shared/ipc/appState';
+import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
+import { AgentConnection, describeExit, type ClientSide } from '../acp/agentConnection';
+import type { ExitInfo, LaunchSpec } from './agentProcess';
+import { toAuthMethods } from './authMethods';
+
+/** An agent the app knows how to describe and, when `launch` is set, to start. */
+export interface AgentDefinition {
+  id: string;
+  name: string;
+  source: AgentSummary['source'];
+  description?: string;
+  version?: string;
+  icon?: string;
+  launch?: LaunchSpec;
+}
+
+type RuntimeStatus = AgentSummary['process'];
+
+interface Runtime {
+  connection: AgentConnection;
+  status: RuntimeStatus;
+  ready: Promise<AgentConnection>;
+  error?: string;
+}
+
+export interface AgentManagerOptions {
+  /** Every agent definition (custom agents from settings, installed registry agents, …). */
+  definitions: () => AgentDefinition[];
+  /** Client-side handlers for a connection to the given agent. */
+  clientSide: (agentId: string) => ClientSide;
+  initializeTimeoutMs: number;
+  onChange: () => void;
+  onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
+}
+
+/**
+ * Starts agent processes on demand (one per agent, shared by all its sessions), runs
+ * `initialize`, and remembers what the agent said about itself for the UI.
+ */
+export class AgentManager {
+  private runtimes = new Map<string, Runtime>();
+  private lastErrors = new Map<string, string>();
+  private lastInit = new Map<string, { agentInfo: RawObject | null; capabilities: RawObject | null; protocolVersion: number; authMethods: AuthMethodInfo[] }>();
+  private stderrCache = new Map<string, string[]>();
+  /** Extra environment for an agent (env-var sign-in), held in memory only. */
+  readonly extraEnv = new Map<string, Record<string, string>>();
+
+  constructor(private readonly options: AgentManagerOptions) {}
+
+  find(agentId: string): AgentDefinition | undefined {
+    return this.options.definitions().find((agent) => agent.id === agentId);
+  }
+
+  summaries(): AgentSummary[] {
+    return this.options.definitions().map((agent) => {
+      const runtime = this.runtimes.get(agent.id);
+      const init = this.lastInit.get(agent.id);
+      return {
+        id: agent.id,
+        name: agent.name,
+        description: agent.description,
+        version: agent.version,
+        source: agent.source,
+        icon: agent.icon,
+        runnable: Boolean(agent.launch),
+        process: runtime?.status ?? (this.lastErrors.has(agent.id) ? 'error' : 'stopped'),
+        error: runtime?.error ?? this.lastErrors.get(agent.id),
+        agentInfo: init?.agentInfo,
+        capabilities: init?.capabilities,
+        protocolVersion: init?.protocolVersion,
+        authMethods: init?.authMethods,
+      };
+    });
+  }
+
+  connection(agentId: string): AgentConnection | undefined {
+    const runtime = this.runtimes.get(agentId);
+    return runtime?.status === 'ready' ? runtime.connection : undefined;
+  }
+
+  /** The running, initialized connection to an agent, starting it if needed. */
+  ensureRunning(agentId: string): Promise<AgentConnection> {
+    const existing = this.runtimes.get(agentId);
+    if (existing && existing.status !== 'error') return existing.ready;
+    const agent = this.find(agentId);
+    if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
+    if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
+    const launch: LaunchSpec = { ...agent.launch, env: { ...agent.launch.env, ...this.extraEnv.get(agentId) } };
+    const connection = new AgentConnection(launch, this.options.clientSide(agentId));
+    const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
+    runtime.ready = (async () => {
+      try {
+        const init = await connection.initialize(this.options.initializeTimeoutMs);
+        this.lastInit.set(agentId, {
+          agentInfo: (init.agentInfo as RawObject | undefined) ?? null,
+          capabilities: (init.agentCapabilities as RawObject | undefined) ?? null,
+          protocolVersion: init.protocolVersion,
+          authMethods: toAuthMethods(init.authMethods),
+        });
+        runtime.status = 'ready';
+        this.lastErrors.delete(agentId);
+        this.options.onChange();
+        return connection;
+      } catch (error) {
+        const tail = connection.process.stderr.tail(5).join('\n');
+        const message = `${agent.name} failed to start: ${(error as Error).message}${tail ? `\n${tail}` : ''}`;
+        runtime.status = 'error';
+        runtime.error = message;
+        this.lastErrors.set(agentId, message);
+        void connection.stop();
+        this.options.onChange();
+        throw new Error(message);
+      }
+    })();
+    this.runtimes.set(agentId, runtime);
+    this.options.onChange();
+    void connection.exited.then((info) => {
+      this.stderrCache.set(agentId, connection.process.stderr.tail());
+      if (this.runtimes.get(agentId) !== runtime) return;
+      this.runtimes.delete(agentId);
+      if (runtime.status === 'ready') this.lastErrors.set(agentId, describeExit(info));
+      this.options.onChange();
+      this.options.onExit(agentId, info, connection.process.stderr.tail(20));
+    });
+    return runtime.ready;
+  }
+
+  stderr(agentId: string): string[] {
+    return this.runtimes.get(agentId)?.connection.process.stderr.tail() ?? this.stderrCache.get(agentId) ?? [];
+  }
+
+  authMethods(agentId: string): AuthMethodInfo[] {
+    return this.lastInit.get(agentId)?.authMethods ?? [];
+  }
+
+  /** Stops an agent; its sessions see `agent.exited` only if it dies on its own. */
+  async stop(agentId: string): Promise<void> {
+    const runtime = this.runtimes.get(agentId);
+    if (!runtime) return;
+    this.runtimes.delete(agentId);
+    await runtime.connection.stop();
+    this.options.onChange();
+  }
+
+  async restart(agentId: string): Promise<AgentConnection> {
+    await this.stop(agentId);
+    this.lastErrors.delete(agentId);
+    return this.ensureRunning(agentId);
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
+  }
+}

@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import { planSpawn } from './spawnCommand';
+
+export interface LaunchSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: string | null;
+  /** Set when the process never started (ENOENT, EACCES, …). */
+  spawnError?: string;
+}
+
+/** Keeps the last N lines of a stream of text. */
+export class LineRing {
+  private lines: string[] = [];
+  private partial = '';
+  constructor(private readonly max: number) {}
+
+  push(text: string): void {
+    const parts = (this.partial + text).split(/\r?\n/);
+    this.partial = parts.pop() ?? '';
+    for (const line of parts) this.add(line);
+    if (this.partial.length > 8192) {
+      this.add(this.partial);
+      this.partial = '';
+    }
+  }
+
+  add(line: string): void {
+    this.lines.push(line);
+    if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
+  }
+
+  tail(count = this.max): string[] {
+    const all = this.partial ? [...this.lines, this.partial] : this.lines;
+    return all.slice(-count);
+  }
+}
+
+/**
+ * One agent subprocess with stdio pipes. Many sessions share it. Its stderr is kept as a
+ * rolling log for the UI and for the message shown when it crashes.
+ */
+export class AgentProcess {
+  readonly stderr = new LineRing(500);
+  readonly exited: Promise<ExitInfo>;
+  private child: ChildProcess;
+  private exitInfo: ExitInfo | null = null;
+
+  constructor(spec: LaunchSpec, onStderr?: (text: string) => void) {
+    const plan = planSpawn(spec.command, spec.args, process.platform);
+    this.child = spawn(plan.file, plan.args, {
+      cwd: spec.cwd,
+      env: { ...process.env, ...spec.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      windowsVerbatimArguments: plan.windowsVerbatimArguments,
+      // Its own process group, so stopping it takes its children (npx → node → …) along.
+      detached: process.platform !== 'win32',
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (error) => {
+        const info: ExitInfo = { code: null, signal: null, spawnError: `${spec.command}: ${error.message}` };
+        this.stderr.add(info.spawnError!);
+        this.exitInfo ??= info;
+        resolve(this.exitInfo);
+      });
+      this.child.once('exit', (code, signal) => {
+        this.exitInfo ??= { code, signal };
+        resolve(this.exitInfo);
+      });
+    });
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (chunk: string) => {
+      this.stderr.push(chunk);
+      onStderr?.(chunk);
+    });
+    // An agent that dies mid-write must not take the app down with EPIPE.
+    this.child.stdin?.on('error', () => {});
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== null;
+  }
+
+  /** Web streams over the process's stdio, as the SDK's `ndJsonStream` wants them. */
+  webStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> } {
+    return {
+      input: Readable.toWeb(this.child.stdout!) as unknown as ReadableStream<Uint8Array>,
+      output: Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>,
+    };
+  }
+
+  /** Stops the process and everything it started; escalates to SIGKILL after `graceMs`. */
+  async stop(graceMs = 2000): Promise<ExitInfo> {
+    if (this.exitInfo) return this.exitInfo;
+    killTree(this.child, 'SIGTERM');
+    const timer = setTimeout(() => killTree(this.child, 'SIGKILL'), graceMs);
+    try {
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') {
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true }).on('error', () => {});
+    } else {
+      process.kill(-child.pid, signal);
+    }
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}

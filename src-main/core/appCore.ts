@@ -1,0 +1,257 @@
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { AppNotice, AppState } from '../../src-shared/ipc/appState';
+import type { EventName, EventPayload, Handlers } from '../../src-shared/ipc/contract';
+import { ProtocolError } from '../acp/agentConnection';
+import { AgentManager, type AgentDefinition } from '../agents/agentManager';
+import { SessionManager } from '../sessions/sessionManager';
+import { SettingsStore } from '../store/settingsStore';
+import { TabsStore } from '../store/tabsStore';
+
+export interface AppCoreOptions {
+  dataDir: string;
+  host: AppState['host'];
+  /** Folder offered for new sessions (default: the home folder). */
+  defaultCwd?: string;
+  initializeTimeoutMs?: number;
+  cancelGraceMs?: number;
+}
+
+type Listener = (name: EventName, payload: unknown) => void;
+
+/** Extra agent sources (the registry installer adds one) and their part of the handler table. */
+export interface CoreExtension {
+  agents?: () => AgentDefinition[];
+}
+
+/**
+ * The main-process core: implements every request of the IPC contract and emits its events.
+ * The same object runs inside Electron's main process and inside the plain-Node browser host.
+ */
+export class AppCore {
+  readonly settings: SettingsStore;
+  readonly agents: AgentManager;
+  readonly sessions: SessionManager;
+  readonly tabs: TabsStore;
+  private listeners = new Set<Listener>();
+  private notices: AppNotice[] = [];
+  private extensions: CoreExtension[] = [];
+  private stateTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly ready: Promise<void>;
+
+  constructor(readonly options: AppCoreOptions) {
+    mkdirSync(options.dataDir, { recursive: true });
+    this.settings = new SettingsStore(options.dataDir);
+    this.settings.watch(() => this.changed());
+    this.agents = new AgentManager({
+      definitions: () => this.agentDefinitions(),
+      clientSide: (agentId) => this.sessions.clientSide(agentId),
+      initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
+      onChange: () => this.changed(),
+      onExit: (agentId, info, tail) => this.sessions.onAgentExit(agentId, info.code, info.signal, tail),
+    });
+    this.sessions = new SessionManager({
+      dataDir: options.dataDir,
+      agents: this.agents,
+      settings: () => this.settings.settings,
+      emit: (sessionId, events) => this.emit('session.events', { sessionId, events }),
+      onChange: () => this.changed(),
+      cancelGraceMs: options.cancelGraceMs,
+    });
+    this.tabs = new TabsStore(options.dataDir);
+    this.ready = this.restoreTabs();
+  }
+
+  extend(extension: CoreExtension): void {
+    this.extensions.push(extension);
+    this.changed();
+  }
+
+  private agentDefinitions(): AgentDefinition[] {
+    const custom: AgentDefinition[] = this.settings.settings.agents.map((agent) => {
+      const override = this.settings.settings.agentOverrides[agent.id];
+      return {
+        id: agent.id,
+        name: agent.name,
+        source: 'custom',
+        description: `${agent.command} ${agent.args.join(' ')}`.trim(),
+        launch: {
+          command: override?.command ?? agent.command,
+          args: [...agent.args, ...(override?.args ?? [])],
+          env: { ...agent.env, ...override?.env },
+        },
+      };
+    });
+    const seen = new Set(custom.map((agent) => agent.id));
+    const others = this.extensions.flatMap((extension) => extension.agents?.() ?? []).filter((agent) => !seen.has(agent.id));
+    return [...custom, ...others];
+  }
+
+  private async restoreTabs(): Promise<void> {
+    const saved = this.tabs.load();
+    if (saved.error) this.notice('warning', saved.error);
+    const open: string[] = [];
+    for (const sessionId of saved.open) {
+      try {
+        if (await this.sessions.restore(sessionId)) open.push(sessionId);
+      } catch (error) {
+        this.notice('error', `Could not restore a session (${sessionId}): ${(error as Error).message}`);
+      }
+    }
+    this.tabs.set(open, saved.active && open.includes(saved.active) ? saved.active : (open[0] ?? null));
+    this.changed();
+  }
+
+  // ---------------------------------------------------------------- events
+
+  on(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit<K extends EventName>(name: K, payload: EventPayload<K>): void {
+    for (const listener of this.listeners) listener(name, payload);
+  }
+
+  /** App state is pushed whole, coalesced to one push per tick of changes. */
+  changed(): void {
+    this.stateTimer ??= setTimeout(() => {
+      this.stateTimer = null;
+      this.emit('app.state', this.state());
+    }, 0);
+  }
+
+  notice(level: AppNotice['level'], message: string): void {
+    this.notices = [...this.notices.filter((n) => n.message !== message), { id: String(Date.now() + Math.random()), level, message }].slice(-20);
+    this.changed();
+  }
+
+  state(): AppState {
+    const settingsNotice: AppNotice[] = this.settings.error ? [{ id: 'settings', level: 'error', message: this.settings.error }] : [];
+    return {
+      host: this.options.host,
+      platform: process.platform,
+      dataDir: this.options.dataDir,
+      settingsPath: this.settings.file,
+      defaultCwd: this.options.defaultCwd ?? homedir(),
+      agents: this.agents.summaries(),
+      sessions: this.sessions.summaries(),
+      tabs: this.tabs.current(),
+      notices: [...settingsNotice, ...this.notices],
+    };
+  }
+
+  // ---------------------------------------------------------------- the contract
+
+  readonly handlers: Handlers = {
+    'app.state': async () => {
+      await this.ready;
+      return this.state();
+    },
+    'session.new': async ({ agentId, cwd, additionalDirectories }) => {
+      const agent = this.agents.find(agentId);
+      if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
+      const folder = resolve(cwd);
+      if (!isDirectory(folder)) throw new ProtocolError(`The workspace folder ${folder} does not exist.`);
+      const session = this.sessions.create(agentId, agent.name, folder, additionalDirectories ?? []);
+      this.tabs.open(session.id);
+      this.changed();
+      // Connect in the background: the tab shows "starting" and then the agent's answer or error.
+      void this.sessions.connect(session).catch(() => {});
+      return { sessionId: session.id };
+    },
+    'session.events': async ({ sessionId, afterSeq }) => ({ events: await this.sessions.events(sessionId, afterSeq) }),
+    'session.prompt': async ({ sessionId, prompt }) => this.sessions.prompt(sessionId, prompt as never),
+    'session.cancel': async ({ sessionId }) => {
+      this.sessions.cancel(sessionId);
+      return { ok: true };
+    },
+    'session.open': async ({ sessionId }) => {
+      if (!(await this.sessions.restore(sessionId))) throw new ProtocolError(`No session "${sessionId}".`);
+      this.tabs.open(sessionId);
+      this.changed();
+      return { ok: true };
+    },
+    'session.close': async ({ sessionId }) => {
+      this.sessions.close(sessionId);
+      this.tabs.close(sessionId);
+      this.changed();
+      return { ok: true };
+    },
+    'tabs.set': async ({ open, active }) => {
+      this.tabs.set(open.filter((id) => this.sessions.sessions.has(id)), active);
+      this.changed();
+      return { ok: true };
+    },
+    'permission.respond': async ({ sessionId, requestId, optionId }) => {
+      this.sessions.respondPermission(sessionId, requestId, optionId);
+      return { ok: true };
+    },
+    'elicitation.respond': async ({ sessionId, requestId, action, content }) => {
+      this.sessions.respondElicitation(sessionId, requestId, action, content);
+      return { ok: true };
+    },
+    'config.set': async ({ sessionId, configId, value }) => {
+      await this.sessions.setConfig(sessionId, configId, value);
+      return { ok: true };
+    },
+    'mode.set': async ({ sessionId, modeId }) => {
+      await this.sessions.setMode(sessionId, modeId);
+      return { ok: true };
+    },
+    'terminal.input': async ({ sessionId, terminalId, data }) => {
+      this.sessions.terminalInput(sessionId, terminalId, data);
+      return { ok: true };
+    },
+    'terminal.resize': async ({ sessionId, terminalId, cols, rows }) => {
+      this.sessions.terminalResize(sessionId, terminalId, cols, rows);
+      return { ok: true };
+    },
+    'agent.restart': async ({ agentId }) => {
+      await this.agents.restart(agentId);
+      return { ok: true };
+    },
+    'agent.stderr': async ({ agentId }) => ({ lines: this.agents.stderr(agentId) }),
+    'auth.start': async ({ sessionId, methodId }) => {
+      await this.sessions.authenticate(sessionId, methodId);
+      return { ok: true };
+    },
+    'fs.list': async ({ path }) => {
+      const folder = resolve(path ?? this.options.defaultCwd ?? homedir());
+      let names: string[];
+      try {
+        names = readdirSync(folder);
+      } catch (error) {
+        throw new ProtocolError(`Cannot list ${folder}: ${(error as Error).message}`);
+      }
+      const entries = names
+        .filter((name) => !name.startsWith('.'))
+        .map((name) => ({ name, dir: isDirectory(join(folder, name)) }))
+        .sort((a, b) => Number(b.dir) - Number(a.dir) || a.name.localeCompare(b.name))
+        .slice(0, 2000);
+      const parent = dirname(folder);
+      return { path: folder, parent: parent === folder ? null : parent, entries };
+    },
+    'settings.read': async () => ({ path: this.settings.file, text: this.settings.text(), error: this.settings.error }),
+    'settings.write': async ({ text }) => {
+      const error = this.settings.write(text);
+      this.changed();
+      return { error };
+    },
+  };
+
+  async dispose(): Promise<void> {
+    await this.sessions.disposeAll();
+    await this.agents.stopAll();
+    this.settings.dispose();
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,4 @@
+import { app } from 'electron';
+import { startDesktop } from './desktopApp';
+
+startDesktop(app);

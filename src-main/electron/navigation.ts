@@ -1,0 +1,20 @@
+/** Links the OS browser may open: http(s) only, never file:, javascript: or custom schemes. */
+export function isExternalHttpUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a navigation stays on the app's own page (anything else is refused). */
+export function isAppUrl(url: string, appUrl: string): boolean {
+  try {
+    const target = new URL(url);
+    const app = new URL(appUrl);
+    return target.protocol === app.protocol && target.pathname === app.pathname;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,164 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/contract';
+import type { AppCore } from '../core/appCore';
+import { dispatch } from '../core/dispatch';
+
+export interface BrowserHostOptions {
+  core: AppCore;
+  /** The built renderer (`out/renderer`). */
+  rendererDir: string;
+  host?: string;
+  port?: number;
+  token?: string;
+}
+
+export interface BrowserHost {
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ttf': 'font/ttf',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+};
+
+/**
+ * The browser host: the same core as the desktop app, its contract carried over a WebSocket,
+ * the built renderer served over HTTP. Loopback and a random token by default; requests and
+ * upgrades without the token get 401; upgrades from another origin are refused.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const host = options.host ?? '127.0.0.1';
+  const rendererDir = resolve(options.rendererDir);
+  const server: Server = createServer((req, res) => serveHttp(req, res, rendererDir, token));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES * 4 });
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const origin = req.headers.origin;
+    const hostHeader = req.headers.host;
+    if (!tokenMatches(url.searchParams.get('token'), token)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    // A page on another origin must not drive the agents even if it learned the token.
+    if (origin && hostHeader && new URL(origin).host !== hostHeader) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    if (url.pathname !== '/ws') {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => attach(ws, options.core));
+  });
+
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolvePromise());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+function tokenMatches(given: string | null, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieToken(req: IncomingMessage): string | null {
+  const match = /(?:^|;\s*)acp_token=([^;]+)/.exec(req.headers.cookie ?? '');
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string): void {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const fromQuery = url.searchParams.get('token');
+  if (!tokenMatches(fromQuery, token) && !tokenMatches(cookieToken(req), token)) {
+    res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Unauthorized: open the URL with the token that `acp-desktop serve` printed.\n');
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405).end();
+    return;
+  }
+  let pathname = decodeURIComponent(url.pathname);
+  if (pathname === '/') pathname = '/index.html';
+  const file = normalize(join(rendererDir, pathname));
+  if (!file.startsWith(rendererDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
+    return;
+  }
+  const headers: Record<string, string> = {
+    'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+  // The page's own assets load without the query string; a same-site cookie carries the token.
+  if (fromQuery) headers['set-cookie'] = `acp_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`;
+  if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
+  res.writeHead(200, headers);
+  if (req.method === 'HEAD') return void res.end();
+  createReadStream(file).pipe(res);
+}
+
+/** One window's connection: requests in, answers and events out. */
+function attach(ws: WebSocket, core: AppCore): void {
+  const off = core.on((name, payload) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ t: 'evt', name, payload }));
+  });
+  ws.on('close', off);
+  ws.on('error', off);
+  ws.on('message', async (data, isBinary) => {
+    const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
+    let message: { t?: unknown; id?: unknown; name?: unknown; input?: unknown };
+    if (size > MAX_REQUEST_BYTES || isBinary) {
+      const id = /"id"\s*:\s*(\d+)/.exec(data.toString().slice(0, 200))?.[1];
+      ws.send(JSON.stringify({ t: 'res', id: id ? Number(id) : null, ok: false, error: { code: 'too_large', message: `Request is ${size} bytes; the limit is ${MAX_REQUEST_BYTES}.` } }));
+      return;
+    }
+    try {
+      message = JSON.parse(data.toString());
+    } catch {
+      ws.send(JSON.stringify({ t: 'res', id: null, ok: false, error: { code: 'bad_request', message: 'Message is not valid JSON.' } }));
+      return;
+    }
+    const id = typeof message?.id === 'number' || typeof message?.id === 'string' ? message.id : null;
+    if (message?.t !== 'req' || id === null) {
+      ws.send(JSON.stringify({ t: 'res', id, ok: false, error: { code: 'bad_request', message: 'Expected {"t":"req","id",…}.' } }));
+      return;
+    }
+    const answer = await dispatch(core.handlers, message.name, message.input, size);
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ t: 'res', id, ...answer }));
+  });
+}

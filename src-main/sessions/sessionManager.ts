@@ -1,0 +1,627 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { SessionSummary } from '../../src-shared/ipc/appState';
+import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import { reduceSession } from '../../src-shared/session/reducer';
+import { emptySession, type SessionState } from '../../src-shared/session/state';
+import type { Settings } from '../../src-shared/settings';
+import { type AgentConnection, type ClientSide, isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import type { AgentManager } from '../agents/agentManager';
+import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
+import { EventLog, readEventLog } from '../store/eventLog';
+import { Terminal } from '../terminals/terminalManager';
+import { EventBatcher } from './eventBatcher';
+import { PendingRequests } from './pendingRequests';
+import { toMcpServers } from './mcpServers';
+
+type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
+type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
+
+interface Turn {
+  turnId: string;
+  abort: AbortController;
+  cancelTimer?: ReturnType<typeof setTimeout>;
+}
+
+interface Session {
+  id: string;
+  agentId: string;
+  state: SessionState;
+  log: EventLog;
+  seq: number;
+  roots: string[];
+  acpSessionId: string | null;
+  /** The connection this session's ACP session lives on (null until connected or after exit). */
+  connection: AgentConnection | null;
+  connecting: Promise<AgentConnection> | null;
+  turn: Turn | null;
+  queue: { queueId: string; prompt: ContentBlock[] }[];
+  /** What to retry after sign-in succeeds. */
+  blocked: (() => void) | null;
+  terminals: Map<string, Terminal>;
+  /** True while `session/load` replays history we already have in the log. */
+  replaying?: boolean;
+}
+
+export interface SessionManagerOptions {
+  dataDir: string;
+  agents: AgentManager;
+  settings: () => Settings;
+  emit: (sessionId: string, events: SessionEvent[]) => void;
+  onChange: () => void;
+  /** How long an agent may take to end a turn after `session/cancel` before we end it ourselves. */
+  cancelGraceMs?: number;
+}
+
+/**
+ * Sessions: their events (folded into state, appended to the log, batched to the window),
+ * their turns, and the client side of the protocol for them.
+ */
+export class SessionManager {
+  readonly sessions = new Map<string, Session>();
+  private byAcpId = new Map<string, string>();
+  private permissions = new PendingRequests<PermissionOutcome>();
+  private elicitations = new PendingRequests<ElicitationAnswer>();
+  private batcher: EventBatcher;
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.batcher = new EventBatcher((sessionId, events) => {
+      // Written before it is shown: what the person saw is on disk if we crash next.
+      this.sessions.get(sessionId)?.log.append(events);
+      this.options.emit(sessionId, events);
+    });
+  }
+
+  logFile(sessionId: string): string {
+    return join(this.options.dataDir, 'sessions', `${sessionId}.jsonl`);
+  }
+
+  // ---------------------------------------------------------------- events
+
+  private record(session: Session, body: SessionEventBody): SessionEvent {
+    const event = { ...body, sessionId: session.id, seq: ++session.seq, ts: Date.now() } as SessionEvent;
+    const before = session.state;
+    session.state = reduceSession(session.state, [event]);
+    this.batcher.push(event);
+    if (
+      before.status !== session.state.status ||
+      before.title !== session.state.title ||
+      before.permissions.length !== session.state.permissions.length ||
+      before.elicitations.length !== session.state.elicitations.length
+    ) {
+      this.options.onChange();
+    }
+    return event;
+  }
+
+  /** Flushes pending batches now (before quitting, in tests). */
+  flush(): void {
+    this.batcher.flush();
+  }
+
+  summary(session: Session): SessionSummary {
+    const s = session.state;
+    return {
+      sessionId: session.id,
+      agentId: session.agentId,
+      agentName: s.agentName,
+      cwd: s.cwd,
+      title: s.title,
+      status: s.status,
+      lastActivity: s.lastActivity,
+      needsAttention: s.permissions.length + s.elicitations.length + (s.authMethods ? 1 : 0),
+      readonly: Boolean(s.readonlyReason),
+    };
+  }
+
+  summaries(): SessionSummary[] {
+    return [...this.sessions.values()].map((session) => this.summary(session));
+  }
+
+  get(sessionId: string): Session {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new ProtocolError(`No session "${sessionId}".`);
+    return session;
+  }
+
+  /** Events after `afterSeq`, from the log plus what is not flushed yet. */
+  async events(sessionId: string, afterSeq: number): Promise<SessionEvent[]> {
+    const session = this.get(sessionId);
+    this.batcher.flush();
+    const { events } = await readEventLog(session.log.file);
+    return events.filter((event) => event.seq > afterSeq);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  create(agentId: string, agentName: string, cwd: string, additionalDirectories: string[] = []): Session {
+    const id = `s_${randomUUID()}`;
+    const session = this.blank(id, agentId, [cwd, ...additionalDirectories]);
+    this.sessions.set(id, session);
+    this.record(session, { kind: 'session.created', agentId, agentName, cwd });
+    return session;
+  }
+
+  private blank(id: string, agentId: string, roots: string[]): Session {
+    return {
+      id,
+      agentId,
+      state: emptySession(id),
+      log: new EventLog(this.logFile(id)),
+      seq: 0,
+      roots,
+      acpSessionId: null,
+      connection: null,
+      connecting: null,
+      turn: null,
+      queue: [],
+      blocked: null,
+      terminals: new Map(),
+    };
+  }
+
+  /** Rebuilds a session from its log (app restart). It reconnects on the next prompt. */
+  async restore(sessionId: string): Promise<Session | null> {
+    const existing = this.sessions.get(sessionId);
+    if (existing) return existing;
+    let state: SessionState | undefined;
+    const result = await readEventLog(this.logFile(sessionId), (batch) => {
+      state = reduceSession(state, batch);
+    });
+    if (!state || !state.agentId) return null;
+    const session = this.blank(sessionId, state.agentId, [state.cwd]);
+    session.state = state;
+    session.seq = state.lastSeq;
+    session.acpSessionId = state.acpSessionId;
+    this.sessions.set(sessionId, session);
+    if (result.skipped > 0) {
+      this.record(session, { kind: 'notice', level: 'warning', message: `${result.skipped} damaged line(s) in this session's log were skipped (usually the last line written before a crash).` });
+    }
+    // A turn that was running when the app stopped never got its end: close it honestly.
+    if (state.currentTurnId) {
+      this.record(session, { kind: 'turn.ended', turnId: state.currentTurnId, stopReason: 'interrupted', error: 'The app stopped while this turn was running.' });
+    }
+    for (const pending of state.permissions) this.record(session, { kind: 'permission.resolved', requestId: pending.requestId, optionId: null, reason: 'app restarted' });
+    for (const pending of state.elicitations) this.record(session, { kind: 'elicitation.resolved', requestId: pending.requestId, action: 'cancel' });
+    return session;
+  }
+
+  /** Connects the session to its agent: `session/new`, or `session/resume`/`session/load` for a restored one. */
+  connect(session: Session): Promise<AgentConnection> {
+    if (session.connection) return Promise.resolve(session.connection);
+    session.connecting ??= (async () => {
+      try {
+        const connection = await this.options.agents.ensureRunning(session.agentId);
+        const previous = session.acpSessionId;
+        const params = {
+          cwd: session.state.cwd,
+          mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities),
+          ...(session.roots.length > 1 ? { additionalDirectories: session.roots.slice(1) } : {}),
+        };
+        let how: 'new' | 'load' | 'resume' = 'new';
+        let result: RawObject;
+        if (previous && connection.supportsSession('resume')) {
+          how = 'resume';
+          this.bindAcp(session, previous);
+          result = await connection.request<RawObject>('session/resume', { ...params, sessionId: previous }, { timeoutMs: 60_000 });
+        } else if (previous && (connection.agentCapabilities.loadSession === true)) {
+          how = 'load';
+          this.bindAcp(session, previous);
+          session.replaying = session.state.entries.length > 0;
+          try {
+            result = await connection.request<RawObject>('session/load', { ...params, sessionId: previous }, { timeoutMs: 120_000 });
+          } finally {
+            session.replaying = false;
+          }
+        } else {
+          if (previous) {
+            this.record(session, {
+              kind: 'notice',
+              level: 'info',
+              message: `${session.state.agentName} cannot resume earlier sessions, so this continues in a new agent session: the agent does not remember the messages above.`,
+            });
+          }
+          result = await connection.request<RawObject>('session/new', params, { timeoutMs: 60_000 });
+          this.bindAcp(session, String(result.sessionId));
+        }
+        session.connection = connection;
+        this.record(session, {
+          kind: 'session.connected',
+          acpSessionId: session.acpSessionId!,
+          how,
+          configOptions: (result.configOptions as unknown[]) ?? null,
+          modes: (result.modes as RawObject) ?? null,
+          models: (result.models as RawObject) ?? null,
+          capabilities: connection.agentCapabilities,
+          agentInfo: (connection.initializeResult?.agentInfo as RawObject | undefined) ?? null,
+        });
+        return connection;
+      } catch (error) {
+        if (isAuthRequired(error)) {
+          this.requireAuth(session, (error as Error).message);
+        } else {
+          this.record(session, { kind: 'notice', level: 'error', message: (error as Error).message });
+        }
+        throw error;
+      } finally {
+        session.connecting = null;
+      }
+    })();
+    return session.connecting;
+  }
+
+  private bindAcp(session: Session, acpSessionId: string): void {
+    if (session.acpSessionId && session.acpSessionId !== acpSessionId) this.byAcpId.delete(session.acpSessionId);
+    session.acpSessionId = acpSessionId;
+    this.byAcpId.set(acpSessionId, session.id);
+  }
+
+  private requireAuth(session: Session, message?: string): void {
+    const methods = this.options.agents.authMethods(session.agentId);
+    this.record(session, {
+      kind: 'auth.required',
+      methods,
+      message: methods.length
+        ? `${session.state.agentName} needs you to sign in.`
+        : `${session.state.agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
+    });
+  }
+
+  // ---------------------------------------------------------------- turns
+
+  prompt(sessionId: string, prompt: ContentBlock[]): { queued: boolean } {
+    const session = this.get(sessionId);
+    if (session.state.readonlyReason) throw new ProtocolError(`This session is read-only: ${session.state.readonlyReason}`);
+    if (session.turn || session.connecting) {
+      const queueId = randomUUID();
+      session.queue.push({ queueId, prompt });
+      this.record(session, { kind: 'prompt.queued', queueId, prompt });
+      return { queued: true };
+    }
+    this.startTurn(session, prompt);
+    return { queued: false };
+  }
+
+  private startTurn(session: Session, prompt: ContentBlock[]): void {
+    const turn: Turn = { turnId: randomUUID(), abort: new AbortController() };
+    session.turn = turn;
+    this.record(session, { kind: 'turn.started', turnId: turn.turnId, prompt });
+    void this.runTurn(session, turn, prompt);
+  }
+
+  private async runTurn(session: Session, turn: Turn, prompt: ContentBlock[]): Promise<void> {
+    let ended: { stopReason: string; error?: string; usage?: RawObject | null } | null = null;
+    try {
+      const connection = await this.connect(session);
+      if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
+      const result = await connection.prompt({ sessionId: session.acpSessionId, prompt }, turn.abort.signal);
+      ended = { stopReason: result.stopReason, usage: result.usage };
+    } catch (error) {
+      if (turn.abort.signal.aborted) {
+        ended = { stopReason: 'cancelled' };
+      } else if (isAuthRequired(error)) {
+        if (!session.state.authMethods) this.requireAuth(session, (error as Error).message);
+        session.blocked = () => this.startTurn(session, prompt);
+        ended = { stopReason: 'auth_required', error: 'Sign in to continue; the message is sent again after you sign in.' };
+      } else {
+        ended = { stopReason: 'error', error: (error as Error).message };
+      }
+    } finally {
+      if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+      if (session.turn === turn) {
+        session.turn = null;
+        this.cancelPending(session, 'turn ended');
+        this.record(session, { kind: 'turn.ended', turnId: turn.turnId, ...ended! });
+        this.nextQueued(session);
+      }
+    }
+  }
+
+  private nextQueued(session: Session): void {
+    if (session.turn || session.blocked) return;
+    const next = session.queue.shift();
+    if (!next) return;
+    this.record(session, { kind: 'prompt.dequeued', queueId: next.queueId });
+    this.startTurn(session, next.prompt);
+  }
+
+  /** Cancels the running turn: `session/cancel`, every pending request answered `cancelled`. */
+  cancel(sessionId: string): void {
+    const session = this.get(sessionId);
+    const turn = session.turn;
+    // The queue is what the person typed while waiting: cancel keeps it visible but stops it.
+    for (const queued of session.queue.splice(0)) this.record(session, { kind: 'prompt.dequeued', queueId: queued.queueId });
+    this.cancelPending(session, 'cancelled');
+    if (!turn) return;
+    if (session.connection && session.acpSessionId) {
+      session.connection.notify('session/cancel', { sessionId: session.acpSessionId });
+    }
+    // The agent should answer the prompt with `cancelled`; if it never does, stop waiting.
+    turn.cancelTimer ??= setTimeout(() => turn.abort.abort(), this.options.cancelGraceMs ?? 10_000);
+    if (!session.connection) turn.abort.abort();
+  }
+
+  private cancelPending(session: Session, reason: string): void {
+    for (const requestId of this.permissions.cancelSession(session.id)) {
+      this.record(session, { kind: 'permission.resolved', requestId, optionId: null, reason });
+    }
+    for (const requestId of this.elicitations.cancelSession(session.id)) {
+      this.record(session, { kind: 'elicitation.resolved', requestId, action: 'cancel' });
+    }
+  }
+
+  close(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    if (session.turn) this.cancel(sessionId);
+    this.cancelPending(session, 'tab closed');
+    for (const terminal of session.terminals.values()) terminal.kill();
+    if (session.connection && session.acpSessionId && session.connection.supportsSession('close')) {
+      void session.connection.request('session/close', { sessionId: session.acpSessionId }, { timeoutMs: 10_000 }).catch(() => {});
+    }
+    this.batcher.flush();
+    session.log.close();
+    if (session.acpSessionId) this.byAcpId.delete(session.acpSessionId);
+    this.sessions.delete(sessionId);
+  }
+
+  // ---------------------------------------------------------------- answers from the person
+
+  respondPermission(sessionId: string, requestId: string, optionId: string | null): void {
+    const session = this.get(sessionId);
+    const pending = session.state.permissions.find((p) => p.requestId === requestId);
+    if (!pending || !this.permissions.has(requestId)) throw new ProtocolError('This permission request is no longer waiting.');
+    if (optionId !== null && !pending.options.some((o) => o.optionId === optionId)) {
+      throw new ProtocolError(`"${optionId}" is not one of this request's options.`);
+    }
+    this.record(session, { kind: 'permission.resolved', requestId, optionId });
+    this.permissions.resolve(
+      requestId,
+      optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } },
+    );
+  }
+
+  respondElicitation(sessionId: string, requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
+    const session = this.get(sessionId);
+    if (!this.elicitations.has(requestId)) throw new ProtocolError('This question is no longer waiting for an answer.');
+    this.record(session, { kind: 'elicitation.resolved', requestId, action, content: action === 'accept' ? content : undefined });
+    this.elicitations.resolve(requestId, action === 'accept' ? { action, content: content ?? {} } : { action });
+  }
+
+  async setConfig(sessionId: string, configId: string, value: string | boolean): Promise<void> {
+    const session = this.get(sessionId);
+    const connection = await this.connect(session);
+    const params: RawObject = { sessionId: session.acpSessionId, configId, value };
+    // Boolean options carry the `type` discriminator (rfds-boolean-config-option).
+    if (typeof value === 'boolean') params.type = 'boolean';
+    const result = await connection.request<RawObject>('session/set_config_option', params, { timeoutMs: 30_000 });
+    if (Array.isArray(result?.configOptions)) this.record(session, { kind: 'config.options', configOptions: result.configOptions });
+  }
+
+  async setMode(sessionId: string, modeId: string): Promise<void> {
+    const session = this.get(sessionId);
+    const connection = await this.connect(session);
+    await connection.request('session/set_mode', { sessionId: session.acpSessionId, modeId }, { timeoutMs: 30_000 });
+    this.record(session, { kind: 'mode.changed', modeId });
+  }
+
+  terminalInput(sessionId: string, terminalId: string, data: string): void {
+    this.get(sessionId).terminals.get(terminalId)?.write(data);
+  }
+
+  terminalResize(sessionId: string, terminalId: string, cols: number, rows: number): void {
+    this.get(sessionId).terminals.get(terminalId)?.resize(cols, rows);
+  }
+
+  /** Signs in with an `agent`-type method, then retries what was blocked. */
+  async authenticate(sessionId: string, methodId: string): Promise<void> {
+    const session = this.get(sessionId);
+    const connection = await this.options.agents.ensureRunning(session.agentId);
+    await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000 });
+    this.authSucceeded(session, methodId);
+  }
+
+  authSucceeded(session: Session, methodId: string): void {
+    this.record(session, { kind: 'auth.completed', methodId });
+    for (const other of this.sessions.values()) {
+      if (other !== session && other.agentId === session.agentId && other.state.authMethods) {
+        this.record(other, { kind: 'auth.completed', methodId });
+      }
+    }
+    const retry = session.blocked;
+    session.blocked = null;
+    if (retry) retry();
+    else if (!session.connection) void this.connect(session).catch(() => {});
+    this.nextQueued(session);
+  }
+
+  // ---------------------------------------------------------------- agent exit
+
+  onAgentExit(agentId: string, code: number | null, signal: string | null, stderrTail: string[]): void {
+    for (const session of this.sessions.values()) {
+      if (session.agentId !== agentId || (!session.connection && !session.connecting && !session.turn)) continue;
+      session.connection = null;
+      this.cancelPending(session, 'agent exited');
+      for (const terminal of session.terminals.values()) terminal.kill();
+      const turn = session.turn;
+      session.turn = null;
+      if (turn) {
+        if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+        this.record(session, { kind: 'turn.ended', turnId: turn.turnId, stopReason: 'error', error: 'The agent exited during this turn.' });
+      }
+      this.record(session, { kind: 'agent.exited', code, signal, stderrTail });
+    }
+  }
+
+  // ---------------------------------------------------------------- client side of the protocol
+
+  /** The handlers for requests an agent process makes; routed to sessions by ACP session id. */
+  clientSide(agentId: string): ClientSide {
+    const sessionFor = (acpSessionId: unknown): Session => {
+      const id = this.byAcpId.get(String(acpSessionId));
+      const session = id ? this.sessions.get(id) : undefined;
+      if (!session || session.agentId !== agentId) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, -32602);
+      return session;
+    };
+    return {
+      onSessionUpdate: (acpSessionId, update) => {
+        const id = this.byAcpId.get(acpSessionId);
+        const session = id ? this.sessions.get(id) : undefined;
+        if (!session) return;
+        // History replayed by `session/load` is already in our log: keep the log as the truth.
+        if (session.replaying) return;
+        this.record(session, { kind: 'acp.update', update });
+      },
+      onGarbage: (line) => {
+        for (const session of this.sessions.values()) {
+          if (session.agentId === agentId && session.turn) {
+            this.record(session, { kind: 'notice', level: 'warning', message: `The agent printed something that is not ACP on stdout: ${line}` });
+            return;
+          }
+        }
+      },
+      requestPermission: async (params, raw, signal) => {
+        const session = sessionFor(params.sessionId);
+        const requestId = randomUUID();
+        const toolCall = (raw.toolCall ?? {}) as RawObject;
+        const options = (Array.isArray(raw.options) ? raw.options : []).map((option: RawObject) => ({
+          optionId: String(option.optionId),
+          name: String(option.name ?? option.optionId),
+          kind: String(option.kind ?? 'allow_once'),
+          _meta: option._meta,
+        }));
+        const answer = this.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
+        this.record(session, { kind: 'permission.requested', requestId, toolCall, options });
+        signal.addEventListener('abort', () => {
+          if (this.permissions.resolve(requestId, { outcome: { outcome: 'cancelled' } })) {
+            this.record(session, { kind: 'permission.resolved', requestId, optionId: null, reason: 'the agent withdrew the request' });
+          }
+        });
+        return (await answer) as never;
+      },
+      readTextFile: async (params) => {
+        const session = sessionFor(params.sessionId);
+        await this.checkOutside(session, params.path, 'read');
+        try {
+          return { content: readTextFile(params.path, params.line, params.limit) };
+        } catch (error) {
+          throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, -32002);
+        }
+      },
+      writeTextFile: async (params) => {
+        const session = sessionFor(params.sessionId);
+        await this.checkOutside(session, params.path, 'write');
+        try {
+          const { oldText } = writeTextFileAtomic(params.path, params.content);
+          this.record(session, { kind: 'file.written', path: params.path, oldText, newText: params.content });
+          return {};
+        } catch (error) {
+          throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, -32603);
+        }
+      },
+      createTerminal: async (params) => {
+        const session = sessionFor(params.sessionId);
+        const cwd = params.cwd ?? session.state.cwd;
+        const env: Record<string, string> = {};
+        for (const variable of params.env ?? []) env[variable.name] = variable.value;
+        let terminalId = '';
+        const terminal = new Terminal(
+          { command: params.command, args: params.args ?? [], cwd, env, outputByteLimit: params.outputByteLimit ?? null },
+          (data) => this.record(session, { kind: 'terminal.output', terminalId, data }),
+        );
+        terminalId = terminal.id;
+        session.terminals.set(terminal.id, terminal);
+        this.record(session, { kind: 'terminal.created', terminalId, command: params.command, args: params.args ?? [], cwd });
+        void terminal.exited.then((exit) => this.record(session, { kind: 'terminal.exited', terminalId, ...exit }));
+        return { terminalId };
+      },
+      terminalOutput: async (params) => {
+        const terminal = this.terminal(sessionFor(params.sessionId), params.terminalId);
+        return {
+          output: terminal.output.text(),
+          truncated: terminal.output.truncated,
+          exitStatus: terminal.exit ? { exitCode: terminal.exit.exitCode, signal: terminal.exit.signal } : null,
+        };
+      },
+      waitForTerminalExit: async (params) => {
+        const exit = await this.terminal(sessionFor(params.sessionId), params.terminalId).exited;
+        return { exitCode: exit.exitCode, signal: exit.signal };
+      },
+      killTerminal: async (params) => {
+        this.terminal(sessionFor(params.sessionId), params.terminalId).kill();
+        return {};
+      },
+      releaseTerminal: async (params) => {
+        const session = sessionFor(params.sessionId);
+        const terminal = this.terminal(session, params.terminalId);
+        terminal.kill();
+        session.terminals.delete(params.terminalId);
+        this.record(session, { kind: 'terminal.released', terminalId: params.terminalId });
+        return {};
+      },
+      createElicitation: async (params, signal) => {
+        const session = sessionFor(params.sessionId);
+        const requestId = randomUUID();
+        const answer = this.elicitations.add(requestId, session.id, { action: 'cancel' });
+        this.record(session, { kind: 'elicitation.requested', requestId, request: params });
+        signal.addEventListener('abort', () => {
+          if (this.elicitations.resolve(requestId, { action: 'cancel' })) {
+            this.record(session, { kind: 'elicitation.resolved', requestId, action: 'cancel' });
+          }
+        });
+        const result = await answer;
+        return result.action === 'accept' ? { action: 'accept', content: result.content ?? {} } : { action: result.action };
+      },
+      completeElicitation: (params) => {
+        for (const session of this.sessions.values()) {
+          if (session.agentId === agentId) {
+            this.record(session, { kind: 'elicitation.completed', elicitationId: String(params.elicitationId ?? '') });
+          }
+        }
+      },
+    };
+  }
+
+  private terminal(session: Session, terminalId: string): Terminal {
+    const terminal = session.terminals.get(terminalId);
+    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, -32002);
+    return terminal;
+  }
+
+  /** Reads and writes outside the workspace ask the person first (or are refused, per setting). */
+  private async checkOutside(session: Session, path: string, what: 'read' | 'write'): Promise<void> {
+    if (isInsideRoots(path, session.roots)) return;
+    if (this.options.settings().outsideWorkspace === 'deny') {
+      throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, -32602);
+    }
+    const requestId = randomUUID();
+    const answer = this.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
+    this.record(session, {
+      kind: 'permission.requested',
+      requestId,
+      toolCall: {
+        toolCallId: `outside-${requestId}`,
+        title: `${what === 'read' ? 'Read' : 'Write'} ${path} (outside the workspace)`,
+        kind: what === 'read' ? 'read' : 'edit',
+        locations: [{ path }],
+      },
+      options: [
+        { optionId: 'allow', name: `Allow this ${what}`, kind: 'allow_once' },
+        { optionId: 'reject', name: 'Refuse', kind: 'reject_once' },
+      ],
+    });
+    const result = await answer;
+    if (result.outcome.outcome !== 'selected' || result.outcome.optionId !== 'allow') {
+      throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, -32602);
+    }
+  }
+
+  async disposeAll(): Promise<void> {
+    for (const session of this.sessions.values()) {
+      this.cancelPending(session, 'app quit');
+      for (const terminal of session.terminals.values()) terminal.kill();
+    }
+    this.batcher.flush();
+    for (const session of this.sessions.values()) session.log.close();
+  }
+}

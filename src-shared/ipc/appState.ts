@@ -1,0 +1,60 @@
+import type { AuthMethodInfo, RawObject } from '../session/events';
+import type { SessionStatus } from '../session/state';
+
+/** How an agent gets onto the machine. */
+export type AgentSource = 'custom' | 'registry';
+
+/** One agent as the sidebar and the catalog show it. */
+export interface AgentSummary {
+  id: string;
+  name: string;
+  description?: string;
+  version?: string;
+  source: AgentSource;
+  /** Whether a command to start it is known (custom agents always, registry agents once installed). */
+  runnable: boolean;
+  /** The agent process, if one is running. */
+  process: 'stopped' | 'starting' | 'ready' | 'error';
+  error?: string;
+  /** From the agent's `initialize` answer, once it has run. */
+  agentInfo?: RawObject | null;
+  protocolVersion?: number;
+  capabilities?: RawObject | null;
+  authMethods?: AuthMethodInfo[];
+  /** Sanitized SVG markup, or undefined for the letter fallback. */
+  icon?: string;
+}
+
+/** A session as the sidebar, tabs and history list it (no transcript). */
+export interface SessionSummary {
+  sessionId: string;
+  agentId: string;
+  agentName: string;
+  cwd: string;
+  title: string | null;
+  status: SessionStatus;
+  lastActivity: number;
+  /** Pending permission/elicitation/sign-in requests: drives the tab badge. */
+  needsAttention: number;
+  readonly: boolean;
+}
+
+export interface AppNotice {
+  id: string;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+/** Everything outside the transcripts; pushed whole on change (it is small). */
+export interface AppState {
+  host: 'electron' | 'browser';
+  platform: string;
+  dataDir: string;
+  settingsPath: string;
+  /** The folder new sessions start in unless the person picks another. */
+  defaultCwd: string;
+  agents: AgentSummary[];
+  sessions: SessionSummary[];
+  tabs: { open: string[]; active: string | null };
+  notices: AppNotice[];
+}

@@ -1,0 +1,119 @@
+/**
+ * The events of one chat session. A session's state is `fold(reduceSession, events)`;
+ * the same events are appended to its log on disk and streamed to the renderer.
+ *
+ * ACP `session/update` payloads travel as they came off the wire (`acp.update`), unknown
+ * kinds included (see acp-docs `protocol-v1-extensibility.md`); everything else is the app's own.
+ */
+
+/** Any JSON object as received; we never narrow what we don't understand. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type RawObject = Record<string, unknown>;
+
+/** ACP content block as sent (text, image, resource_link, …, or a future type). */
+export type ContentBlock = RawObject & { type: string };
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  /** `allow_once` | `allow_always` | `reject_once` | `reject_always` | a future kind. */
+  kind: string;
+  _meta?: unknown;
+}
+
+export interface AuthMethodInfo {
+  id: string;
+  name: string;
+  description?: string | null;
+  /** `agent` (default), `env_var`, `terminal`, or an unknown future type. */
+  type: string;
+  raw: RawObject;
+}
+
+/** The fields every event carries. */
+export interface EventBase {
+  /** The app's session id (stable across agent restarts, `session/load` and `session/resume`). */
+  sessionId: string;
+  /** Counts up from 1 per session; a gap means an event was missed. */
+  seq: number;
+  /** Milliseconds since the epoch when main recorded it. */
+  ts: number;
+}
+
+export type SessionEventBody =
+  /** The session was created (first event of every log). */
+  | {
+      kind: 'session.created';
+      agentId: string;
+      agentName: string;
+      cwd: string;
+      title?: string;
+    }
+  /** The agent process answered `session/new`, `session/load` or `session/resume`. */
+  | {
+      kind: 'session.connected';
+      acpSessionId: string;
+      how: 'new' | 'load' | 'resume';
+      configOptions?: unknown[] | null;
+      modes?: RawObject | null;
+      models?: RawObject | null;
+      capabilities?: RawObject | null;
+      agentInfo?: RawObject | null;
+    }
+  /** A raw ACP `session/update` payload (the `update` object), unknown kinds included. */
+  | { kind: 'acp.update'; update: RawObject }
+  /** The person sent a prompt (optimistic: the agent's echo of it is ignored). */
+  | { kind: 'turn.started'; turnId: string; prompt: ContentBlock[] }
+  | { kind: 'turn.ended'; turnId: string; stopReason: string; error?: string; usage?: RawObject | null }
+  /** A prompt queued while a turn runs; sent when the turn ends. */
+  | { kind: 'prompt.queued'; queueId: string; prompt: ContentBlock[] }
+  | { kind: 'prompt.dequeued'; queueId: string }
+  | {
+      kind: 'permission.requested';
+      requestId: string;
+      toolCall: RawObject;
+      options: PermissionOption[];
+    }
+  | {
+      kind: 'permission.resolved';
+      requestId: string;
+      /** The option chosen, or null when the request was cancelled. */
+      optionId: string | null;
+      reason?: string;
+    }
+  | { kind: 'elicitation.requested'; requestId: string; request: RawObject }
+  | {
+      kind: 'elicitation.resolved';
+      requestId: string;
+      action: 'accept' | 'decline' | 'cancel';
+      content?: RawObject;
+    }
+  | { kind: 'elicitation.completed'; elicitationId: string }
+  | {
+      kind: 'terminal.created';
+      terminalId: string;
+      command: string;
+      args: string[];
+      cwd?: string | null;
+      /** True for the interactive sign-in terminal. */
+      interactive?: boolean;
+    }
+  | { kind: 'terminal.output'; terminalId: string; data: string }
+  | { kind: 'terminal.exited'; terminalId: string; exitCode: number | null; signal: string | null }
+  | { kind: 'terminal.released'; terminalId: string }
+  /** The client wrote a file for the agent (`fs/write_text_file`); the diff the UI shows. */
+  | { kind: 'file.written'; path: string; oldText: string | null; newText: string }
+  | { kind: 'config.options'; configOptions: unknown[] }
+  | { kind: 'mode.changed'; modeId: string }
+  | { kind: 'title.changed'; title: string }
+  | { kind: 'auth.required'; methods: AuthMethodInfo[]; message?: string }
+  | { kind: 'auth.completed'; methodId: string }
+  | { kind: 'agent.exited'; code: number | null; signal: string | null; stderrTail: string[] }
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
+  /** Marks that the session is shown read-only until the person starts a new one from it. */
+  | { kind: 'session.readonly'; reason: string }
+  /** An event kind this version does not know (read from a newer log): kept and shown raw. */
+  | { kind: `_${string}`; [key: string]: unknown };
+
+export type SessionEvent = EventBase & SessionEventBody;
+export type SessionEventKind = SessionEventBody['kind'];

@@ -1,0 +1,452 @@
+import type { ContentBlock, RawObject, SessionEvent } from './events';
+import {
+  emptySession,
+  type PlanEntryItem,
+  type SessionState,
+  type ToolCallEntry,
+  type TranscriptEntry,
+} from './state';
+
+/** The update kinds this version understands; anything else becomes an `unknown` entry. */
+export const KNOWN_UPDATE_KINDS = [
+  'user_message_chunk',
+  'agent_message_chunk',
+  'agent_thought_chunk',
+  'tool_call',
+  'tool_call_update',
+  'plan',
+  'available_commands_update',
+  'current_mode_update',
+  'config_option_update',
+  'session_info_update',
+  'usage_update',
+] as const;
+
+/** Tool kinds and statuses of ACP v1; other values are shown as they came. */
+export const KNOWN_TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'];
+export const KNOWN_TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'];
+
+/**
+ * Applies a batch of events to a session's state and returns the new state.
+ *
+ * Pure from the caller's side: the input state is never mutated. Inside, the entry list
+ * is copied once per batch (not once per event) so that ten thousand streamed chunks
+ * cost one array copy, and only the entries an event touches get new objects, so a
+ * React row that selects its own entry re-renders only when that entry changed.
+ */
+export function reduceSession(state: SessionState | undefined, events: readonly SessionEvent[]): SessionState {
+  if (events.length === 0 && state) return state;
+  const base = state ?? emptySession(events[0]?.sessionId ?? '');
+  const draft: SessionState = {
+    ...base,
+    entries: base.entries.slice(),
+    toolIndex: { ...base.toolIndex },
+  };
+  for (const event of events) {
+    if (event.seq <= draft.lastSeq && draft.lastSeq !== 0) continue; // replayed twice: ignore
+    applyEvent(draft, event);
+    draft.lastSeq = event.seq;
+    draft.lastActivity = event.ts;
+  }
+  return draft;
+}
+
+function entryId(state: SessionState, seq: number): string {
+  return `${state.sessionId}:${seq}`;
+}
+
+function push(state: SessionState, entry: TranscriptEntry): void {
+  state.entries.push(entry);
+}
+
+function last(state: SessionState): TranscriptEntry | undefined {
+  return state.entries[state.entries.length - 1];
+}
+
+function str(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function arr<T = RawObject>(value: unknown): T[] {
+  return Array.isArray(value) ? (value as T[]) : [];
+}
+
+function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function applyEvent(state: SessionState, event: SessionEvent): void {
+  switch (event.kind) {
+    case 'session.created':
+      state.agentId = event.agentId;
+      state.agentName = event.agentName;
+      state.cwd = event.cwd;
+      if (event.title) state.title = event.title;
+      state.status = 'starting';
+      return;
+    case 'session.connected':
+      state.acpSessionId = event.acpSessionId;
+      if (state.status === 'starting' || state.status === 'exited' || state.status === 'error') state.status = 'idle';
+      if (Array.isArray(event.configOptions)) state.configOptions = event.configOptions.filter(isObject);
+      if (isObject(event.modes)) {
+        state.modes = {
+          currentModeId: str(event.modes.currentModeId) || null,
+          availableModes: arr(event.modes.availableModes),
+        };
+      }
+      state.readonlyReason = null;
+      state.authMethods = null;
+      return;
+    case 'acp.update':
+      applyUpdate(state, event.update, event.seq);
+      return;
+    case 'turn.started':
+      state.currentTurnId = event.turnId;
+      state.status = 'running';
+      push(state, { kind: 'user', id: entryId(state, event.seq), turnId: event.turnId, content: event.prompt });
+      return;
+    case 'turn.ended':
+      settleOpenToolCalls(state, event.stopReason === 'cancelled' ? 'canceled' : 'completed');
+      state.currentTurnId = null;
+      state.status = state.permissions.length || state.elicitations.length ? 'waiting' : event.error ? 'error' : 'idle';
+      push(state, { kind: 'stop', id: entryId(state, event.seq), stopReason: event.stopReason, error: event.error });
+      return;
+    case 'prompt.queued':
+      state.queue = [...state.queue, { queueId: event.queueId, prompt: event.prompt }];
+      return;
+    case 'prompt.dequeued':
+      state.queue = state.queue.filter((q) => q.queueId !== event.queueId);
+      return;
+    case 'permission.requested': {
+      const toolCallId = str(event.toolCall.toolCallId, `permission-${event.requestId}`);
+      state.permissions = [
+        ...state.permissions,
+        { requestId: event.requestId, toolCallId, toolCall: event.toolCall, options: event.options },
+      ];
+      // Agents may ask about a tool call they never announced: show it from the request's fields.
+      const index = state.toolIndex[toolCallId];
+      if (index === undefined) {
+        const entry = toolFromRaw({ ...event.toolCall, toolCallId }, entryId(state, event.seq));
+        entry.synthetic = true;
+        entry.permissionRequestId = event.requestId;
+        entry.status = 'awaiting_permission';
+        state.toolIndex[toolCallId] = state.entries.length;
+        push(state, entry);
+      } else {
+        const current = state.entries[index] as ToolCallEntry;
+        state.entries[index] = mergeTool(
+          { ...current, permissionRequestId: event.requestId, status: 'awaiting_permission' },
+          event.toolCall,
+          true,
+        );
+      }
+      state.status = 'waiting';
+      return;
+    }
+    case 'permission.resolved': {
+      const pending = state.permissions.find((p) => p.requestId === event.requestId);
+      state.permissions = state.permissions.filter((p) => p.requestId !== event.requestId);
+      if (pending) {
+        const index = state.toolIndex[pending.toolCallId];
+        if (index !== undefined) {
+          const current = state.entries[index] as ToolCallEntry;
+          const option = pending.options.find((o) => o.optionId === event.optionId);
+          const rejected = !option || option.kind.startsWith('reject');
+          state.entries[index] = {
+            ...current,
+            permissionRequestId: undefined,
+            status: current.status === 'awaiting_permission' ? (rejected ? (option ? 'failed' : 'canceled') : 'pending') : current.status,
+          };
+        }
+      }
+      state.status = recomputeStatus(state);
+      return;
+    }
+    case 'elicitation.requested':
+      state.elicitations = [...state.elicitations, { requestId: event.requestId, request: event.request }];
+      state.status = 'waiting';
+      return;
+    case 'elicitation.resolved':
+      state.elicitations = state.elicitations.filter((e) => e.requestId !== event.requestId);
+      state.status = recomputeStatus(state);
+      return;
+    case 'elicitation.completed':
+      return;
+    case 'terminal.created':
+      state.terminals = {
+        ...state.terminals,
+        [event.terminalId]: {
+          terminalId: event.terminalId,
+          command: event.command,
+          args: event.args,
+          cwd: event.cwd,
+          output: '',
+          exited: false,
+          released: false,
+          interactive: event.interactive,
+        },
+      };
+      return;
+    case 'terminal.output': {
+      const terminal = state.terminals[event.terminalId];
+      if (!terminal) return;
+      state.terminals = { ...state.terminals, [event.terminalId]: { ...terminal, output: capOutput(terminal.output + event.data) } };
+      return;
+    }
+    case 'terminal.exited': {
+      const terminal = state.terminals[event.terminalId];
+      if (!terminal) return;
+      state.terminals = {
+        ...state.terminals,
+        [event.terminalId]: { ...terminal, exited: true, exitCode: event.exitCode, signal: event.signal },
+      };
+      return;
+    }
+    case 'terminal.released': {
+      const terminal = state.terminals[event.terminalId];
+      if (!terminal) return;
+      state.terminals = { ...state.terminals, [event.terminalId]: { ...terminal, released: true } };
+      return;
+    }
+    case 'file.written':
+      state.files = { ...state.files, [event.path]: { oldText: state.files[event.path]?.oldText ?? event.oldText, newText: event.newText } };
+      push(state, { kind: 'file', id: entryId(state, event.seq), path: event.path, oldText: event.oldText, newText: event.newText });
+      return;
+    case 'config.options':
+      state.configOptions = event.configOptions.filter(isObject);
+      return;
+    case 'mode.changed':
+      if (state.modes) state.modes = { ...state.modes, currentModeId: event.modeId };
+      return;
+    case 'title.changed':
+      state.title = event.title;
+      return;
+    case 'auth.required':
+      state.authMethods = event.methods;
+      state.status = 'waiting';
+      push(state, {
+        kind: 'notice',
+        id: entryId(state, event.seq),
+        level: 'warning',
+        message: event.message ?? `${state.agentName || 'The agent'} needs you to sign in.`,
+      });
+      return;
+    case 'auth.completed':
+      state.authMethods = null;
+      state.status = recomputeStatus(state);
+      return;
+    case 'agent.exited':
+      settleOpenToolCalls(state, 'failed');
+      state.permissions = [];
+      state.elicitations = [];
+      state.currentTurnId = null;
+      state.status = 'exited';
+      push(state, {
+        kind: 'notice',
+        id: entryId(state, event.seq),
+        level: 'error',
+        message: `The agent exited${event.code !== null ? ` with code ${event.code}` : ''}${event.signal ? ` (signal ${event.signal})` : ''}.`,
+        detail: event.stderrTail,
+      });
+      return;
+    case 'notice':
+      if (event.level === 'error' && state.status === 'starting') state.status = 'error';
+      push(state, { kind: 'notice', id: entryId(state, event.seq), level: event.level, message: event.message });
+      return;
+    case 'session.readonly':
+      state.readonlyReason = event.reason;
+      if (state.status === 'starting') state.status = 'idle';
+      return;
+    default: {
+      // An event kind from a newer version of the app: keep it visible, never drop it.
+      const raw: unknown = event;
+      push(state, { kind: 'unknown', id: entryId(state, event.seq), label: `event ${(event as { kind: string }).kind}`, raw });
+    }
+  }
+}
+
+function recomputeStatus(state: SessionState): SessionState['status'] {
+  if (state.permissions.length || state.elicitations.length || state.authMethods) return 'waiting';
+  if (state.currentTurnId) return 'running';
+  return state.status === 'exited' ? 'exited' : 'idle';
+}
+
+/** Terminal output kept in state is bounded so a chatty command cannot grow memory forever. */
+const MAX_TERMINAL_OUTPUT = 512 * 1024;
+function capOutput(text: string): string {
+  return text.length > MAX_TERMINAL_OUTPUT ? text.slice(text.length - MAX_TERMINAL_OUTPUT) : text;
+}
+
+/**
+ * When a turn ends, calls still `pending`/`in_progress` will never be updated (agents
+ * leave them open after a rejected permission): settle them so nothing spins forever.
+ */
+function settleOpenToolCalls(state: SessionState, to: 'completed' | 'canceled' | 'failed'): void {
+  for (const index of Object.values(state.toolIndex)) {
+    const entry = state.entries[index];
+    if (entry?.kind !== 'tool') continue;
+    if (entry.status === 'pending' || entry.status === 'in_progress' || entry.status === 'awaiting_permission') {
+      state.entries[index] = { ...entry, status: to === 'completed' ? 'canceled' : to, permissionRequestId: undefined };
+    }
+  }
+}
+
+function toolFromRaw(raw: RawObject, id: string): ToolCallEntry {
+  return mergeTool(
+    {
+      kind: 'tool',
+      id,
+      toolCallId: str(raw.toolCallId),
+      title: '',
+      toolKind: 'other',
+      status: 'pending',
+      content: [],
+      locations: [],
+    },
+    raw,
+    false,
+  );
+}
+
+/** Merges the fields present in an update; absent fields keep their value (ACP semantics). */
+function mergeTool(entry: ToolCallEntry, raw: RawObject, keepStatus: boolean): ToolCallEntry {
+  const next = { ...entry };
+  if (typeof raw.title === 'string') next.title = raw.title;
+  if (typeof raw.kind === 'string') next.toolKind = raw.kind;
+  if (typeof raw.status === 'string' && !keepStatus) next.status = raw.status;
+  if (Array.isArray(raw.content)) next.content = raw.content.filter(isObject);
+  if (Array.isArray(raw.locations)) next.locations = raw.locations.filter(isObject);
+  if ('rawInput' in raw) next.rawInput = raw.rawInput;
+  if ('rawOutput' in raw) next.rawOutput = raw.rawOutput;
+  if ('_meta' in raw) next.meta = raw._meta;
+  return next;
+}
+
+function applyUpdate(state: SessionState, update: RawObject, seq: number): void {
+  const kind = str(update.sessionUpdate);
+  switch (kind) {
+    case 'agent_message_chunk':
+    case 'agent_thought_chunk':
+    case 'user_message_chunk': {
+      const content = isObject(update.content) ? (update.content as ContentBlock) : undefined;
+      if (!content) return;
+      appendChunk(state, kind, content, str(update.messageId) || undefined, seq);
+      return;
+    }
+    case 'tool_call': {
+      const toolCallId = str(update.toolCallId);
+      const index = state.toolIndex[toolCallId];
+      if (index !== undefined) {
+        // Re-announced (e.g. replay): treat as an update.
+        state.entries[index] = mergeTool(state.entries[index] as ToolCallEntry, update, false);
+        return;
+      }
+      state.toolIndex[toolCallId] = state.entries.length;
+      push(state, toolFromRaw(update, entryId(state, seq)));
+      return;
+    }
+    case 'tool_call_update': {
+      const toolCallId = str(update.toolCallId);
+      const index = state.toolIndex[toolCallId];
+      if (index === undefined) {
+        state.toolIndex[toolCallId] = state.entries.length;
+        push(state, toolFromRaw(update, entryId(state, seq)));
+        return;
+      }
+      const current = state.entries[index] as ToolCallEntry;
+      state.entries[index] = mergeTool(current, update, current.status === 'awaiting_permission');
+      return;
+    }
+    case 'plan': {
+      const entries: PlanEntryItem[] = arr(update.entries).filter(isObject).map((raw) => ({
+        content: str(raw.content),
+        priority: str(raw.priority, 'medium'),
+        status: str(raw.status, 'pending'),
+        raw,
+      }));
+      state.plan = entries;
+      // One plan entry per turn in the transcript, updated live.
+      const lastPlan = findLastPlanInTurn(state);
+      if (lastPlan !== -1) state.entries[lastPlan] = { kind: 'plan', id: state.entries[lastPlan].id, entries };
+      else push(state, { kind: 'plan', id: entryId(state, seq), entries });
+      return;
+    }
+    case 'available_commands_update':
+      state.commands = arr(update.availableCommands).filter(isObject);
+      return;
+    case 'current_mode_update':
+      if (typeof update.currentModeId === 'string' || typeof update.modeId === 'string') {
+        const modeId = str(update.currentModeId) || str(update.modeId);
+        state.modes = { currentModeId: modeId, availableModes: state.modes?.availableModes ?? [] };
+      }
+      return;
+    case 'config_option_update':
+      if (Array.isArray(update.configOptions)) state.configOptions = update.configOptions.filter(isObject);
+      return;
+    case 'session_info_update':
+      if ('title' in update) state.title = typeof update.title === 'string' ? update.title : null;
+      return;
+    case 'usage_update': {
+      const cost = isObject(update.cost) ? (update.cost as { amount: number; currency: string }) : null;
+      state.usage = {
+        used: typeof update.used === 'number' ? update.used : undefined,
+        size: typeof update.size === 'number' ? update.size : undefined,
+        cost,
+      };
+      return;
+    }
+    default:
+      push(state, { kind: 'unknown', id: entryId(state, seq), label: `update ${kind || '(no kind)'}`, raw: update });
+  }
+}
+
+function findLastPlanInTurn(state: SessionState): number {
+  for (let i = state.entries.length - 1; i >= 0; i--) {
+    const entry = state.entries[i];
+    if (entry.kind === 'plan') return i;
+    if (entry.kind === 'user' || entry.kind === 'stop') return -1;
+  }
+  return -1;
+}
+
+function appendChunk(
+  state: SessionState,
+  kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk',
+  content: ContentBlock,
+  messageId: string | undefined,
+  seq: number,
+): void {
+  const tail = last(state);
+  const text = content.type === 'text' ? str(content.text) : null;
+  if (kind === 'user_message_chunk') {
+    // The prompt is shown optimistically at `turn.started`; agents that echo it would show it twice.
+    if (state.currentTurnId) return;
+    if (tail?.kind === 'user' && tail.turnId === 'replay') {
+      state.entries[state.entries.length - 1] = { ...tail, content: [...tail.content, content] };
+    } else {
+      push(state, { kind: 'user', id: entryId(state, seq), turnId: 'replay', content: [content] });
+    }
+    return;
+  }
+  if (kind === 'agent_thought_chunk') {
+    if (tail?.kind === 'thought') {
+      state.entries[state.entries.length - 1] = { ...tail, text: tail.text + (text ?? '') };
+    } else {
+      push(state, { kind: 'thought', id: entryId(state, seq), text: text ?? '' });
+    }
+    return;
+  }
+  const sameMessage = tail?.kind === 'agent' && (!messageId || !tail.messageId || tail.messageId === messageId);
+  if (tail?.kind === 'agent' && sameMessage) {
+    state.entries[state.entries.length - 1] =
+      text !== null ? { ...tail, text: tail.text + text } : { ...tail, blocks: [...tail.blocks, content] };
+  } else {
+    push(state, {
+      kind: 'agent',
+      id: entryId(state, seq),
+      text: text ?? '',
+      blocks: text !== null ? [] : [content],
+      messageId,
+    });
+  }
+}

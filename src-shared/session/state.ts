@@ -1,0 +1,187 @@
+import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject } from './events';
+
+/** What the tab shows about a session at a glance. */
+export type SessionStatus = 'starting' | 'idle' | 'running' | 'waiting' | 'error' | 'exited';
+
+/** Tool-call statuses: ACP's values plus our own, in the protocol's spelling. */
+export type ToolCallStatus =
+  | 'pending'
+  | 'in_progress'
+  | 'completed'
+  | 'failed'
+  | 'awaiting_permission'
+  | 'canceled'
+  | (string & {});
+
+export interface UserEntry {
+  kind: 'user';
+  id: string;
+  turnId: string;
+  content: ContentBlock[];
+}
+export interface AgentMessageEntry {
+  kind: 'agent';
+  id: string;
+  /** Concatenated text of the streamed chunks. */
+  text: string;
+  /** Non-text blocks (images, resources, future types) in arrival order. */
+  blocks: ContentBlock[];
+  messageId?: string;
+}
+export interface ThoughtEntry {
+  kind: 'thought';
+  id: string;
+  text: string;
+}
+export interface ToolCallEntry {
+  kind: 'tool';
+  id: string;
+  toolCallId: string;
+  title: string;
+  /** ACP tool kind (`read`, `edit`, `execute`, …) or an unknown future value, raw. */
+  toolKind: string;
+  status: ToolCallStatus;
+  content: RawObject[];
+  locations: RawObject[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  /** Set while a permission request for this call waits for the person. */
+  permissionRequestId?: string;
+  /** True when the call was only seen in a permission request (never announced). */
+  synthetic?: boolean;
+  meta?: unknown;
+}
+export interface PlanEntryItem {
+  content: string;
+  priority: string;
+  status: string;
+  raw: RawObject;
+}
+export interface PlanEntry {
+  kind: 'plan';
+  id: string;
+  entries: PlanEntryItem[];
+}
+export interface StopEntry {
+  kind: 'stop';
+  id: string;
+  stopReason: string;
+  error?: string;
+}
+export interface NoticeEntry {
+  kind: 'notice';
+  id: string;
+  level: 'info' | 'warning' | 'error';
+  message: string;
+  detail?: string[];
+}
+export interface FileWrittenEntry {
+  kind: 'file';
+  id: string;
+  path: string;
+  oldText: string | null;
+  newText: string;
+}
+/** Anything the app does not understand, kept raw and shown in a labelled box. */
+export interface UnknownEntry {
+  kind: 'unknown';
+  id: string;
+  label: string;
+  raw: unknown;
+}
+
+export type TranscriptEntry =
+  | UserEntry
+  | AgentMessageEntry
+  | ThoughtEntry
+  | ToolCallEntry
+  | PlanEntry
+  | StopEntry
+  | NoticeEntry
+  | FileWrittenEntry
+  | UnknownEntry;
+
+export interface PendingPermission {
+  requestId: string;
+  toolCallId: string;
+  toolCall: RawObject;
+  options: PermissionOption[];
+}
+export interface PendingElicitation {
+  requestId: string;
+  request: RawObject;
+}
+export interface TerminalState {
+  terminalId: string;
+  command: string;
+  args: string[];
+  cwd?: string | null;
+  output: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  exited: boolean;
+  released: boolean;
+  interactive?: boolean;
+}
+export interface QueuedPrompt {
+  queueId: string;
+  prompt: ContentBlock[];
+}
+
+export interface SessionState {
+  sessionId: string;
+  agentId: string;
+  agentName: string;
+  cwd: string;
+  title: string | null;
+  acpSessionId: string | null;
+  status: SessionStatus;
+  currentTurnId: string | null;
+  entries: TranscriptEntry[];
+  /** toolCallId → index in `entries`. */
+  toolIndex: Record<string, number>;
+  plan: PlanEntryItem[];
+  configOptions: RawObject[];
+  modes: { currentModeId: string | null; availableModes: RawObject[] } | null;
+  commands: RawObject[];
+  usage: { used?: number; size?: number; cost?: { amount: number; currency: string } | null } | null;
+  permissions: PendingPermission[];
+  elicitations: PendingElicitation[];
+  terminals: Record<string, TerminalState>;
+  files: Record<string, { oldText: string | null; newText: string }>;
+  queue: QueuedPrompt[];
+  authMethods: AuthMethodInfo[] | null;
+  readonlyReason: string | null;
+  lastSeq: number;
+  lastActivity: number;
+}
+
+/** The state before any event. */
+export function emptySession(sessionId: string): SessionState {
+  return {
+    sessionId,
+    agentId: '',
+    agentName: '',
+    cwd: '',
+    title: null,
+    acpSessionId: null,
+    status: 'starting',
+    currentTurnId: null,
+    entries: [],
+    toolIndex: {},
+    plan: [],
+    configOptions: [],
+    modes: null,
+    commands: [],
+    usage: null,
+    permissions: [],
+    elicitations: [],
+    terminals: {},
+    files: {},
+    queue: [],
+    authMethods: null,
+    readonlyReason: null,
+    lastSeq: 0,
+    lastActivity: 0,
+  };
+}

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+/**
+ * `settings.json` in the data folder. Unknown keys are kept (a newer app version may have
+ * written them); a malformed file is reported with the offending path and never stops the app.
+ */
+const env = z.record(z.string(), z.string());
+
+export const customAgentSchema = z
+  .object({
+    id: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
+    name: z.string().min(1).max(200),
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: env.default({}),
+  })
+  .passthrough();
+
+export const agentOverrideSchema = z
+  .object({
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: env.optional(),
+  })
+  .passthrough();
+
+export const mcpServerSchema = z.union([
+  z.object({ name: z.string(), command: z.string(), args: z.array(z.string()).default([]), env: env.default({}) }).passthrough(),
+  z.object({ name: z.string(), type: z.enum(['http', 'sse']), url: z.string().url(), headers: env.default({}) }).passthrough(),
+]);
+
+export const settingsSchema = z
+  .object({
+    agents: z.array(customAgentSchema).default([]),
+    agentOverrides: z.record(z.string(), agentOverrideSchema).default({}),
+    mcpServers: z.array(mcpServerSchema).default([]),
+    theme: z.enum(['system', 'light', 'dark']).default('system'),
+    notifications: z.boolean().default(true),
+    /** What to do when an agent reads or writes outside the session's workspace folders. */
+    outsideWorkspace: z.enum(['ask', 'deny']).default('ask'),
+    registryUrl: z.string().url().optional(),
+    /** Remembered "always" permission choices: `${agentId}:${toolKind}` → optionKind. */
+    alwaysAllow: z.record(z.string(), z.string()).default({}),
+  })
+  .passthrough();
+
+export type Settings = z.output<typeof settingsSchema>;
+export type CustomAgent = z.output<typeof customAgentSchema>;
+export type McpServerSetting = z.output<typeof mcpServerSchema>;
+
+export const defaultSettings: Settings = settingsSchema.parse({});
+
+/** Turns a zod error into one line per problem, naming where it is: `agents[0].command: Required`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.reduce<string>(
+        (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+        '',
+      );
+      return `${where || '(top level)'}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/** Parses settings text: the settings to use and, if the text was bad, why. Never throws. */
+export function parseSettings(text: string): { settings: Settings; error: string | null } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { settings: defaultSettings, error: `settings.json is not valid JSON: ${(e as Error).message}` };
+  }
+  const result = settingsSchema.safeParse(json);
+  if (result.success) return { settings: result.data, error: null };
+  // Keep every part that is valid: one bad agent must not hide the others or reset the theme.
+  const salvaged: Record<string, unknown> = {};
+  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
+    for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
+      if (key === 'agents' && Array.isArray(value)) {
+        salvaged.agents = value.filter((agent) => customAgentSchema.safeParse(agent).success);
+        continue;
+      }
+      const shape = settingsSchema.shape as Record<string, z.ZodType>;
+      if (!shape[key] || shape[key].safeParse(value).success) salvaged[key] = value;
+    }
+  }
+  const fallback = settingsSchema.safeParse(salvaged);
+  return {
+    settings: fallback.success ? fallback.data : defaultSettings,
+    error: `settings.json has problems (the rest of the file is used): ${describeIssues(result.error)}`,
+  };
+}

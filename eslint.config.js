@@ -1,0 +1,80 @@
+// Lint: the layer map. `src-renderer → src-shared ← src-main`; only src-main/electron imports
+// electron; only src-main/acp imports the ACP SDK at run time; src-shared uses neither Node nor DOM.
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'resources/**', 'e2e/artifacts/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-syntax': ['error', { selector: 'CallExpression[callee.name="require"][arguments.0.value="electron"]', message: 'Never require electron outside src-main/electron.' }],
+    },
+  },
+  {
+    files: ['src-shared/**/*.ts'],
+    ignores: ['src-shared/**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'os', 'child_process'], message: 'src-shared runs anywhere: no Node modules.' },
+            { group: ['**/src-main/**', '**/src-renderer/**'], message: 'src-shared imports neither main nor the renderer.' },
+            { group: ['electron', 'react', 'react-dom', 'zustand'], message: 'src-shared has no electron, React or zustand.' },
+            { group: ['@agentclientprotocol/sdk*'], allowTypeImports: true, message: 'src-shared may only import types from the SDK.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/electron/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron, so the core runs in plain Node.' }],
+          patterns: [{ group: ['**/src-renderer/**'], message: 'Main must not import the renderer.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/electron/**', 'src-main/acp/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'Only src-main/electron/ may import electron, so the core runs in plain Node.' }],
+          patterns: [
+            { group: ['@agentclientprotocol/sdk*'], allowTypeImports: true, message: 'Only src-main/acp/ uses the ACP SDK at run time.' },
+            { group: ['**/src-renderer/**'], message: 'Main must not import the renderer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['node:*', 'electron'], message: 'The renderer has no Node and no electron.' },
+            { group: ['**/src-main/**'], message: 'The renderer talks to main only through the IPC contract (src-shared).' },
+            { group: ['@agentclientprotocol/sdk*'], allowTypeImports: true, message: 'The renderer may only import SDK types.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['e2e/**/*.{ts,mjs}', '*.config.ts', 'scripts/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
+  },
+);

@@ -1,0 +1,130 @@
+import type { AppBridge, ContractError, EventName, EventPayload, RequestName, RequestInput, RequestResult } from '../../src-shared/ipc/contract';
+
+type Answer = { ok: true; result: unknown } | { ok: false; error: ContractError };
+
+/** An error answered by main, with its contract code. */
+export class BridgeError extends Error {
+  constructor(readonly code: ContractError['code'] | 'disconnected', message: string) {
+    super(message);
+  }
+}
+
+type ConnectionListener = (state: 'connecting' | 'open' | 'closed') => void;
+
+export interface ConnectedBridge extends AppBridge {
+  onConnection(listener: ConnectionListener): () => void;
+}
+
+/** The typed client of the contract over whichever transport is present. */
+export function createBridge(): ConnectedBridge {
+  return window.acpDesktop ? electronBridge(window.acpDesktop) : webSocketBridge();
+}
+
+function unwrap(answer: Answer): unknown {
+  if (answer.ok) return answer.result;
+  throw new BridgeError(answer.error.code, answer.error.message);
+}
+
+function electronBridge(exposed: NonNullable<Window['acpDesktop']>): ConnectedBridge {
+  return {
+    async request(name, input) {
+      const call = exposed.requests[name];
+      if (!call) throw new BridgeError('unknown_request', `Unknown request ${name}`);
+      return unwrap((await call(input)) as Answer) as never;
+    },
+    on(name, listener) {
+      return exposed.on(name, listener as (payload: unknown) => void);
+    },
+    onConnection(listener) {
+      listener('open');
+      return () => {};
+    },
+  };
+}
+
+/** The token arrives once in the URL; keep it for reloads and take it out of the address bar. */
+function takeToken(): string {
+  const url = new URL(location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    sessionStorage.setItem('acp-token', fromUrl);
+    url.searchParams.delete('token');
+    history.replaceState(null, '', url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  return sessionStorage.getItem('acp-token') ?? '';
+}
+
+function webSocketBridge(): ConnectedBridge {
+  const token = takeToken();
+  const listeners = new Map<string, Set<(payload: unknown) => void>>();
+  const connectionListeners = new Set<ConnectionListener>();
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  let socket: WebSocket | null = null;
+  let open: Promise<WebSocket> | null = null;
+  let nextId = 1;
+  let retry = 0;
+
+  const setState = (state: 'connecting' | 'open' | 'closed') => connectionListeners.forEach((l) => l(state));
+
+  const connect = (): Promise<WebSocket> => {
+    open ??= new Promise<WebSocket>((resolve) => {
+      setState('connecting');
+      const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      const ws = new WebSocket(`${protocol}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+      ws.onopen = () => {
+        retry = 0;
+        socket = ws;
+        setState('open');
+        resolve(ws);
+      };
+      ws.onmessage = (message) => {
+        const data = JSON.parse(String(message.data)) as { t: string; id?: number; name?: string; payload?: unknown } & Answer;
+        if (data.t === 'evt' && data.name) listeners.get(data.name)?.forEach((l) => l(data.payload));
+        else if (data.t === 'res' && typeof data.id === 'number') {
+          const entry = waiting.get(data.id);
+          waiting.delete(data.id);
+          if (!entry) return;
+          try {
+            entry.resolve(unwrap(data));
+          } catch (error) {
+            entry.reject(error as Error);
+          }
+        }
+      };
+      ws.onclose = () => {
+        socket = null;
+        open = null;
+        for (const entry of waiting.values()) entry.reject(new BridgeError('disconnected', 'The connection to the app was lost.'));
+        waiting.clear();
+        setState('closed');
+        // The host may be restarting: keep trying, backing off to 2 s.
+        setTimeout(() => void connect(), Math.min(2000, 100 * 2 ** retry++));
+      };
+    });
+    return open;
+  };
+  void connect();
+
+  return {
+    async request<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestResult<K>> {
+      const ws = socket ?? (await connect());
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        ws.send(JSON.stringify({ t: 'req', id, name, input }));
+      });
+    },
+    on<K extends EventName>(name: K, listener: (payload: EventPayload<K>) => void) {
+      let set = listeners.get(name);
+      if (!set) listeners.set(name, (set = new Set()));
+      set.add(listener as (payload: unknown) => void);
+      return () => set!.delete(listener as (payload: unknown) => void);
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      listener(socket ? 'open' : 'connecting');
+      return () => connectionListeners.delete(listener);
+    },
+  };
+}

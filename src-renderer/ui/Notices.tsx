@@ -1,0 +1,27 @@
+import { useAppStore } from '../store/appStore';
+import { EMPTY } from '../store/empty';
+
+/** App-level notices (a malformed settings file, a restore problem) and the last failed request. */
+export function Notices() {
+  const notices = useAppStore((s) => s.app?.notices ?? EMPTY);
+  const toast = useAppStore((s) => s.toast);
+  const showToast = useAppStore((s) => s.showToast);
+  if (!notices.length && !toast) return null;
+  return (
+    <div className="notices">
+      {notices.map((notice) => (
+        <div key={notice.id} role={notice.level === 'error' ? 'alert' : 'status'} className={`banner banner-${notice.level}`}>
+          {notice.message}
+        </div>
+      ))}
+      {toast && (
+        <div role="alert" className="banner banner-error">
+          <span>{toast}</span>
+          <button type="button" aria-label="Dismiss error" onClick={() => showToast(null)}>
+            ×
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

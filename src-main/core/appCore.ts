@@ -1,10 +1,11 @@
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { AppNotice, AppState } from '../../src-shared/ipc/appState';
 import type { EventName, EventPayload, Handlers } from '../../src-shared/ipc/contract';
 import { ProtocolError } from '../acp/agentConnection';
 import { AgentManager, type AgentDefinition } from '../agents/agentManager';
+import { isInsideRoots } from '../fs/fileAccess';
 import { SessionManager } from '../sessions/sessionManager';
 import { SettingsStore } from '../store/settingsStore';
 import { TabsStore } from '../store/tabsStore';
@@ -233,6 +234,37 @@ export class AppCore {
       const parent = dirname(folder);
       return { path: folder, parent: parent === folder ? null : parent, entries };
     },
+    'fs.readFile': async ({ sessionId, path }) => {
+      const session = this.sessions.get(sessionId);
+      if (!isInsideRoots(path, session.roots)) throw new ProtocolError(`${path} is outside this session's workspace folders.`);
+      try {
+        const text = readFileSync(path, 'utf8');
+        const max = 2 * 1024 * 1024;
+        return { path, text: text.length > max ? text.slice(0, max) : text, truncated: text.length > max };
+      } catch (error) {
+        throw new ProtocolError(`Cannot read ${path}: ${(error as Error).message}`);
+      }
+    },
+    'fs.search': async ({ sessionId, query }) => {
+      const root = this.sessions.get(sessionId).state.cwd;
+      return { root, paths: searchFiles(root, query) };
+    },
+    'permissions.remembered': async () => ({
+      items: Object.entries(this.settings.settings.alwaysAllow).map(([key, optionKind]) => {
+        const cut = key.lastIndexOf(':');
+        return { key, agentId: cut > 0 ? key.slice(0, cut) : key, toolKind: cut > 0 ? key.slice(cut + 1) : '', optionKind };
+      }),
+    }),
+    'permissions.forget': async ({ key }) => {
+      const json = JSON.parse(this.settings.text()) as { alwaysAllow?: Record<string, string> };
+      if (json.alwaysAllow && key in json.alwaysAllow) {
+        delete json.alwaysAllow[key];
+        const error = this.settings.write(JSON.stringify(json, null, 2));
+        if (error) throw new ProtocolError(error);
+        this.changed();
+      }
+      return { ok: true };
+    },
     'settings.read': async () => ({ path: this.settings.file, text: this.settings.text(), error: this.settings.error }),
     'settings.write': async ({ text }) => {
       const error = this.settings.write(text);
@@ -246,6 +278,46 @@ export class AppCore {
     await this.agents.stopAll();
     this.settings.dispose();
   }
+}
+
+/** The composer's @ picker: paths under `root` matching `query` (subsequence, best first), skipping dependency and VCS folders. */
+function searchFiles(root: string, query: string, limit = 50): string[] {
+  const needle = query.toLowerCase();
+  const found: { path: string; score: number }[] = [];
+  const queue = [root];
+  let visited = 0;
+  while (queue.length && visited < 20_000) {
+    const folder = queue.shift()!;
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (name === 'node_modules' || name === '.git' || name === '.hg' || name === '.svn') continue;
+      visited++;
+      const full = join(folder, name);
+      if (isDirectory(full)) {
+        queue.push(full);
+        continue;
+      }
+      const rel = relative(root, full).toLowerCase();
+      const score = matchScore(rel, name.toLowerCase(), needle);
+      if (score >= 0) found.push({ path: full, score });
+    }
+  }
+  return found.sort((a, b) => b.score - a.score || a.path.length - b.path.length).slice(0, limit).map((f) => f.path);
+}
+
+function matchScore(rel: string, name: string, needle: string): number {
+  if (!needle) return 0;
+  if (name.startsWith(needle)) return 3;
+  if (name.includes(needle)) return 2;
+  if (rel.includes(needle)) return 1;
+  let i = 0;
+  for (const ch of rel) if (ch === needle[i]) i++;
+  return i === needle.length ? 0 : -1;
 }
 
 function isDirectory(path: string): boolean {

@@ -89,6 +89,22 @@ export const requests = {
     z.object({ path: path.optional() }).strict(),
     'List a folder, for choosing a workspace.',
   ),
+  'fs.readFile': request<{ path: string; text: string; truncated: boolean }>()(
+    z.object({ sessionId: id, path: path }).strict(),
+    "Read a file inside the session's workspace folders (for the read-only file view).",
+  ),
+  'fs.search': request<{ root: string; paths: string[] }>()(
+    z.object({ sessionId: id, query: z.string().max(500) }).strict(),
+    "Files under the session's workspace folder whose path matches the query (the composer's @ picker; capped).",
+  ),
+  'permissions.remembered': request<{ items: { key: string; agentId: string; toolKind: string; optionKind: string }[] }>()(
+    z.object({}).strict(),
+    'The remembered "always" permission choices (settings.alwaysAllow).',
+  ),
+  'permissions.forget': request<{ ok: true }>()(
+    z.object({ key: z.string().min(1).max(500) }).strict(),
+    'Forget one remembered "always" permission choice.',
+  ),
   'settings.read': request<{ path: string; text: string; error: string | null }>()(
     z.object({}).strict(),
     'The settings file as text, and the problem with it if it is malformed.',

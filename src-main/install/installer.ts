@@ -1,0 +1,549 @@
+import { chmodSync, closeSync, existsSync, openSync, readSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import semver from 'semver';
+import type { InstallProgress } from '../../src-shared/ipc/registryContract';
+import { platformTarget, type PlatformTarget } from '../../src-shared/registry/platform';
+import {
+  agentIdSchema,
+  agentVersionSchema,
+  parsePackageSpec,
+  resolveDistributions,
+  type DistributionKind,
+  type RegistryAgent,
+  type ResolvedDistribution,
+} from '../../src-shared/registry/schema';
+import type { LaunchSpec } from '../agents/agentProcess';
+import { writeFileAtomic } from '../store/jsonFile';
+import { cancelled, describeFsError, download, formatBytes, InstallError } from './download';
+import { checkEntryPath, extractArchive, looksLikeArchiveUrl, sniffArchive } from './extract';
+import { probeAgent } from './probe';
+import { detectNode, detectUv, findOnPath, runTool } from './runtimes';
+
+/**
+ * Installs registry agents into `<data>/agents/<id>/<version>/`, one folder per version, with
+ * `<data>/agents/<id>/current.json` naming the version in use. Work happens in
+ * `<data>/agents/.tmp/` and is renamed into place only when complete, so a cancel, a crash or
+ * a failure never leaves a half-installed agent. An update installs beside the old version and
+ * switches `current.json` only after the new one answers `initialize`.
+ */
+
+export const MANIFEST = '.acp-install.json';
+
+/** How to start an installed agent, relative to its version folder. */
+export type RunSpec =
+  | { type: 'binary'; cmd: string }
+  | { type: 'node'; script: string }
+  | { type: 'bin'; path: string }
+  | { type: 'uvx'; package: string };
+
+export interface InstallManifest {
+  manifestVersion: 1;
+  agentId: string;
+  name: string;
+  description: string;
+  version: string;
+  distribution: DistributionKind;
+  installedAt: string;
+  target: PlatformTarget | null;
+  /** The archive URL or package spec that was installed. */
+  source: string;
+  run: RunSpec;
+  args: string[];
+  env: Record<string, string>;
+  /** The registry entry as it was at install time (unknown fields included). */
+  entry: RegistryAgent;
+}
+
+export interface InstalledAgent {
+  manifest: InstallManifest;
+  dir: string;
+}
+
+export interface AgentOverride {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+}
+
+export interface InstallerOptions {
+  dataDir: string;
+  platform?: NodeJS.Platform;
+  arch?: string;
+  /** Environment for runtime detection, npm and uvx (tests point npm at a local registry here). */
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+  probeTimeoutMs?: number;
+  npmTimeoutMs?: number;
+  onProgress?: (progress: InstallProgress) => void;
+  now?: () => Date;
+}
+
+interface Operation {
+  action: InstallProgress['action'];
+  controller: AbortController;
+  progress: InstallProgress;
+}
+
+export class Installer {
+  readonly agentsDir: string;
+  readonly tmpDir: string;
+  readonly target: PlatformTarget | null;
+  private operations = new Map<string, Operation>();
+  private lastErrors = new Map<string, string>();
+
+  constructor(private readonly options: InstallerOptions) {
+    this.agentsDir = join(options.dataDir, 'agents');
+    this.tmpDir = join(this.agentsDir, '.tmp');
+    this.target = platformTarget(options.platform ?? process.platform, options.arch ?? process.arch);
+  }
+
+  private get env(): NodeJS.ProcessEnv {
+    return this.options.env ?? process.env;
+  }
+
+  // ---------------------------------------------------------------- what is installed
+
+  /** Every installed agent (the version `current.json` names, with a readable manifest). */
+  list(): InstalledAgent[] {
+    let ids: string[] = [];
+    try {
+      ids = readdirSync(this.agentsDir).filter((name) => !name.startsWith('.') && agentIdSchema.safeParse(name).success);
+    } catch {
+      return [];
+    }
+    return ids.map((id) => this.get(id)).filter((agent): agent is InstalledAgent => agent !== null);
+  }
+
+  get(agentId: string): InstalledAgent | null {
+    if (!agentIdSchema.safeParse(agentId).success) return null;
+    try {
+      const current = JSON.parse(readFileSync(join(this.agentsDir, agentId, 'current.json'), 'utf8')) as { version?: unknown };
+      if (typeof current.version !== 'string' || !agentVersionSchema.safeParse(current.version).success) return null;
+      const dir = join(this.agentsDir, agentId, current.version);
+      const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as InstallManifest;
+      if (manifest.agentId !== agentId || manifest.version !== current.version) return null;
+      return { manifest, dir };
+    } catch {
+      return null;
+    }
+  }
+
+  /** The command line for an installed agent, with the person's overrides from `agentOverrides`. */
+  launchSpec(installed: InstalledAgent, override?: AgentOverride): LaunchSpec {
+    const { manifest, dir } = installed;
+    const run = manifest.run;
+    let command: string;
+    let args: string[];
+    switch (run.type) {
+      case 'binary':
+        command = resolve(dir, run.cmd);
+        args = [];
+        break;
+      case 'node':
+        command = findOnPath('node', this.env) ?? 'node';
+        args = [resolve(dir, run.script)];
+        break;
+      case 'bin':
+        command = resolve(dir, run.path);
+        args = [];
+        break;
+      case 'uvx':
+        command = findOnPath('uvx', this.env) ?? 'uvx';
+        args = [run.package];
+        break;
+    }
+    return {
+      command: override?.command ?? command,
+      args: [...args, ...manifest.args, ...(override?.args ?? [])],
+      env: { ...manifest.env, ...override?.env },
+    };
+  }
+
+  busy(agentId: string): InstallProgress | null {
+    return this.operations.get(agentId)?.progress ?? null;
+  }
+
+  lastError(agentId: string): string | null {
+    return this.lastErrors.get(agentId) ?? null;
+  }
+
+  /** Removes leftovers of interrupted work and versions no longer in use (best effort). */
+  cleanup(): void {
+    if (this.operations.size > 0) return;
+    rmSync(this.tmpDir, { recursive: true, force: true });
+    for (const installed of this.list()) {
+      const parent = join(this.agentsDir, installed.manifest.agentId);
+      for (const name of readdirSync(parent)) {
+        if (name === 'current.json' || name === installed.manifest.version) continue;
+        try {
+          rmSync(join(parent, name), { recursive: true, force: true });
+        } catch {
+          /* still in use (Windows): next time */
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- operations
+
+  private begin(agentId: string, action: InstallProgress['action']): Operation {
+    if (this.operations.has(agentId)) {
+      throw new InstallError(`${agentId} is already being ${this.operations.get(agentId)!.action === 'uninstall' ? 'uninstalled' : 'installed'}.`);
+    }
+    const operation: Operation = {
+      action,
+      controller: new AbortController(),
+      progress: { agentId, action, phase: 'resolving', bytes: 0, total: null, bytesPerSecond: 0, message: 'Starting…' },
+    };
+    this.operations.set(agentId, operation);
+    this.lastErrors.delete(agentId);
+    return operation;
+  }
+
+  private report(operation: Operation, change: Partial<InstallProgress>): void {
+    operation.progress = { ...operation.progress, ...change };
+    this.options.onProgress?.(operation.progress);
+  }
+
+  private finish(operation: Operation, error: unknown): never | void {
+    this.operations.delete(operation.progress.agentId);
+    if (!error) return;
+    const isCancel = operation.controller.signal.aborted || (error instanceof InstallError && error.reason === 'cancelled');
+    const message = isCancel ? `Cancelled: nothing was changed.` : (error as Error).message;
+    if (!isCancel) this.lastErrors.set(operation.progress.agentId, message);
+    this.report(operation, { phase: isCancel ? 'cancelled' : 'failed', message });
+    throw isCancel ? cancelled() : error instanceof InstallError ? error : new InstallError(message);
+  }
+
+  /** Cancels a running install or update. Returns false when none is running. */
+  cancel(agentId: string): boolean {
+    const operation = this.operations.get(agentId);
+    if (!operation || operation.action === 'uninstall') return false;
+    operation.controller.abort();
+    return true;
+  }
+
+  /** Installs the registry version of an agent and makes it current. */
+  async install(agent: RegistryAgent, preferred?: DistributionKind): Promise<InstalledAgent> {
+    const operation = this.begin(agent.id, 'install');
+    try {
+      const installed = await this.installVersion(agent, preferred, operation);
+      this.switchTo(agent.id, installed.manifest.version);
+      this.report(operation, { phase: 'done', message: `${agent.name} ${installed.manifest.version} is installed.` });
+      this.finish(operation, null);
+      this.cleanupOldVersions(agent.id, installed.manifest.version);
+      return installed;
+    } catch (error) {
+      return this.finish(operation, error) as never;
+    }
+  }
+
+  /**
+   * Installs the registry version beside the current one, checks that it answers `initialize`,
+   * then switches to it. When the check fails the new version is removed and the old one stays.
+   */
+  async update(agent: RegistryAgent): Promise<InstalledAgent> {
+    const current = this.get(agent.id);
+    if (!current) throw new InstallError(`${agent.name} is not installed.`);
+    if (!isNewer(agent.version, current.manifest.version)) {
+      throw new InstallError(`${agent.name} ${current.manifest.version} is already the newest version.`);
+    }
+    const operation = this.begin(agent.id, 'update');
+    try {
+      const installed = await this.installVersion(agent, current.manifest.distribution, operation);
+      this.report(operation, { phase: 'verifying', message: `Checking that ${agent.name} ${agent.version} starts…` });
+      try {
+        await probeAgent(this.launchSpec(installed), this.options.probeTimeoutMs ?? 30_000);
+      } catch (error) {
+        rmSync(installed.dir, { recursive: true, force: true });
+        throw new InstallError(
+          `${agent.name} ${agent.version} was not switched to: it did not answer initialize (${(error as Error).message}). ${current.manifest.version} is still installed.`,
+          'verify',
+        );
+      }
+      if (operation.controller.signal.aborted) {
+        rmSync(installed.dir, { recursive: true, force: true });
+        throw cancelled();
+      }
+      this.switchTo(agent.id, installed.manifest.version);
+      this.report(operation, { phase: 'done', message: `${agent.name} was updated to ${installed.manifest.version}.` });
+      this.finish(operation, null);
+      return installed;
+    } catch (error) {
+      return this.finish(operation, error) as never;
+    }
+  }
+
+  /** Removes an agent's files and its saved secrets (`<data>/secrets/<id>` and `<id>.*`). */
+  async uninstall(agentId: string): Promise<void> {
+    const parsed = agentIdSchema.safeParse(agentId);
+    if (!parsed.success) throw new InstallError(`"${agentId}" is not an agent id.`);
+    const folder = join(this.agentsDir, agentId);
+    if (!existsSync(folder)) throw new InstallError(`${agentId} is not installed.`);
+    const operation = this.begin(agentId, 'uninstall');
+    try {
+      this.report(operation, { phase: 'uninstalling', message: 'Removing files…' });
+      // Move it out of the way first: a half-deleted folder must never look installed.
+      mkdirSync(this.tmpDir, { recursive: true });
+      const trash = join(this.tmpDir, `${agentId}-removed-${Date.now()}`);
+      try {
+        renameSync(folder, trash);
+      } catch (error) {
+        throw describeFsError(error, folder);
+      }
+      rmSync(trash, { recursive: true, force: true, maxRetries: 3 });
+      this.removeSecrets(agentId);
+      this.report(operation, { phase: 'done', message: `${agentId} was uninstalled.` });
+      this.finish(operation, null);
+    } catch (error) {
+      this.finish(operation, error);
+    }
+  }
+
+  private removeSecrets(agentId: string): void {
+    const dir = join(this.options.dataDir, 'secrets');
+    let names: string[] = [];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    // Exactly `<id>` or `<id>.<anything>`: `gemini` must not take `gemini-cli`'s secrets.
+    for (const name of names) if (name === agentId || name.startsWith(`${agentId}.`)) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+
+  private switchTo(agentId: string, version: string): void {
+    writeFileAtomic(join(this.agentsDir, agentId, 'current.json'), JSON.stringify({ version }) + '\n');
+  }
+
+  private cleanupOldVersions(agentId: string, keep: string): void {
+    const parent = join(this.agentsDir, agentId);
+    for (const name of readdirSync(parent)) {
+      if (name === 'current.json' || name === keep) continue;
+      try {
+        rmSync(join(parent, name), { recursive: true, force: true });
+      } catch {
+        /* in use: removed by cleanup() on a later start */
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- one version
+
+  private pick(agent: RegistryAgent, preferred?: DistributionKind): ResolvedDistribution {
+    const options = resolveDistributions(agent, this.target);
+    if (options.length === 0) {
+      const binaryTargets = Object.keys(agent.distribution.binary ?? {});
+      throw new InstallError(
+        this.target
+          ? `${agent.name} is not available for this platform (${this.target})${binaryTargets.length ? `: it has builds for ${binaryTargets.join(', ')}` : ''}.`
+          : `${agent.name} is not available for this platform (${this.options.platform ?? process.platform}-${this.options.arch ?? process.arch} is not a registry target).`,
+        'platform',
+      );
+    }
+    if (preferred) {
+      const match = options.find((option) => option.kind === preferred);
+      if (!match) throw new InstallError(`${agent.name} has no ${preferred} distribution for ${this.target ?? 'this platform'}.`, 'platform');
+      return match;
+    }
+    return options[0];
+  }
+
+  private async installVersion(agent: RegistryAgent, preferred: DistributionKind | undefined, operation: Operation): Promise<InstalledAgent> {
+    const signal = operation.controller.signal;
+    const distribution = this.pick(agent, preferred);
+    const finalDir = join(this.agentsDir, agent.id, agent.version);
+    const current = this.get(agent.id);
+    mkdirSync(this.tmpDir, { recursive: true });
+    let work: string;
+    try {
+      work = mkdtempSync(join(this.tmpDir, `${agent.id}-`));
+    } catch (error) {
+      throw describeFsError(error, this.tmpDir);
+    }
+    const payload = join(work, 'payload');
+    try {
+      mkdirSync(payload);
+      let run: RunSpec;
+      let source: string;
+      if (distribution.kind === 'binary') {
+        source = distribution.spec.archive;
+        run = await this.installBinary(agent, distribution.spec.archive, distribution.spec.cmd, work, payload, operation);
+      } else if (distribution.kind === 'npx') {
+        source = distribution.spec.package;
+        run = await this.installNpm(agent, distribution.spec.package, payload, operation);
+      } else {
+        source = distribution.spec.package;
+        run = await this.installUvx(agent, distribution.spec.package, operation);
+      }
+      if (signal.aborted) throw cancelled();
+      const manifest: InstallManifest = {
+        manifestVersion: 1,
+        agentId: agent.id,
+        name: agent.name,
+        description: agent.description,
+        version: agent.version,
+        distribution: distribution.kind,
+        installedAt: (this.options.now?.() ?? new Date()).toISOString(),
+        target: distribution.kind === 'binary' ? distribution.target : null,
+        source,
+        run,
+        args: distribution.spec.args ?? [],
+        env: distribution.spec.env ?? {},
+        entry: agent,
+      };
+      writeFileSync(join(payload, MANIFEST), JSON.stringify(manifest, null, 2));
+      // Move into place. A leftover folder of this version that is not current is replaced.
+      mkdirSync(join(this.agentsDir, agent.id), { recursive: true });
+      if (existsSync(finalDir)) {
+        if (current?.manifest.version === agent.version) {
+          // Reinstalling the current version: swap, so the old copy stays usable until the switch.
+          renameSync(finalDir, join(work, 'previous'));
+        } else {
+          rmSync(finalDir, { recursive: true, force: true });
+        }
+      }
+      renameSync(payload, finalDir);
+      return { manifest, dir: finalDir };
+    } catch (error) {
+      throw error instanceof InstallError ? error : describeFsError(error, this.agentsDir);
+    } finally {
+      rmSync(work, { recursive: true, force: true, maxRetries: 3 });
+    }
+  }
+
+  private async installBinary(agent: RegistryAgent, url: string, cmd: string, work: string, payload: string, operation: Operation): Promise<RunSpec> {
+    const signal = operation.controller.signal;
+    const cmdPath = checkEntryPath(cmd.replace(/^\.\//, ''));
+    if ('error' in cmdPath || cmdPath.path === '') {
+      throw new InstallError(`The registry entry of ${agent.name} names an unsafe command "${cmd}" (${'error' in cmdPath ? cmdPath.error : 'empty'}).`, 'unsafe');
+    }
+    const file = join(work, 'download');
+    this.report(operation, { phase: 'downloading', message: `Downloading ${url}` });
+    await download(url, file, {
+      signal,
+      fetch: this.options.fetch,
+      onProgress: ({ bytes, total, bytesPerSecond }) =>
+        this.report(operation, {
+          phase: 'downloading',
+          bytes,
+          total,
+          bytesPerSecond,
+          message: `Downloading: ${formatBytes(bytes)}${total ? ` of ${formatBytes(total)}` : ''}`,
+        }),
+    });
+    const kind = sniffArchive(file);
+    const target = join(payload, ...cmdPath.path.split('/'));
+    if (kind) {
+      this.report(operation, { phase: 'extracting', message: `Extracting (${kind})…` });
+      await extractArchive(file, payload, kind, { signal });
+    } else if (!looksLikeArchiveUrl(url)) {
+      // A bare executable: it is the command itself.
+      mkdirSync(join(target, '..'), { recursive: true });
+      renameSync(file, target);
+    } else {
+      throw new InstallError(`The download from ${url} is not a zip or tar archive.`, 'archive');
+    }
+    // The command must exist inside the folder (following links, which were checked) and be a file.
+    let real: string;
+    try {
+      real = realpathSync.native(target);
+    } catch {
+      throw new InstallError(`The archive of ${agent.name} does not contain its command "${cmd}". Nothing was installed.`, 'archive');
+    }
+    const rel = relative(realpathSync.native(payload), real);
+    if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw new InstallError(`The command "${cmd}" points outside the agent's folder.`, 'unsafe');
+    if (!statSync(real).isFile()) throw new InstallError(`The command "${cmd}" in the archive of ${agent.name} is not a file.`, 'archive');
+    if ((this.options.platform ?? process.platform) !== 'win32') chmodSync(real, statSync(real).mode | 0o755);
+    return { type: 'binary', cmd: cmdPath.path };
+  }
+
+  private async installNpm(agent: RegistryAgent, spec: string, payload: string, operation: Operation): Promise<RunSpec> {
+    const signal = operation.controller.signal;
+    this.report(operation, { phase: 'resolving', message: 'Looking for Node.js and npm…' });
+    const runtime = await detectNode(this.env);
+    if (!runtime.ok || !runtime.npm) throw new InstallError(runtime.message ?? 'Node.js and npm are needed.', 'runtime');
+    const { name } = parsePackageSpec(spec);
+    // A private package.json keeps npm from walking up to a project the data folder may be inside.
+    writeFileSync(join(payload, 'package.json'), JSON.stringify({ name: `acp-agent-${agent.id}`, private: true, description: `${agent.name} for ACP Desktop` }, null, 2));
+    this.report(operation, { phase: 'installing', message: `npm install ${spec} (npm ${runtime.npmVersion}, Node.js ${runtime.version})…` });
+    let result;
+    try {
+      result = await runTool(
+        runtime.npm,
+        ['install', '--prefix', payload, '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error', '--no-update-notifier', spec],
+        {
+          cwd: payload,
+          env: { ...this.env, npm_config_update_notifier: 'false' },
+          signal,
+          timeoutMs: this.options.npmTimeoutMs ?? 15 * 60_000,
+          onLine: (line) => this.report(operation, { phase: 'installing', message: `npm: ${line.slice(0, 200)}` }),
+        },
+      );
+    } catch (error) {
+      throw new InstallError(`npm could not be started (${runtime.npm}): ${(error as Error).message}`, 'npm');
+    }
+    if (signal.aborted) throw cancelled();
+    if (result.code !== 0) {
+      const output = (result.stderr.trim() || result.stdout.trim()).split(/\r?\n/).filter((line) => !/Unknown user config/.test(line)).slice(-15).join('\n');
+      if (/ENOSPC/.test(output)) throw new InstallError(`Not enough disk space to install ${spec} (npm: ENOSPC).`, 'disk');
+      throw new InstallError(`npm install ${spec} failed${result.code !== null ? ` (exit code ${result.code})` : result.signal ? ` (${result.signal})` : ''}:\n${output}`, 'npm');
+    }
+    const packageDir = join(payload, 'node_modules', ...name.split('/'));
+    let pkg: { bin?: string | Record<string, string>; engines?: { node?: string }; version?: string };
+    try {
+      pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8'));
+    } catch {
+      throw new InstallError(`npm reported success but ${name} is not in ${packageDir}.`, 'npm');
+    }
+    const range = pkg.engines?.node;
+    if (range && runtime.version && semver.validRange(range) && !semver.satisfies(runtime.version, range)) {
+      throw new InstallError(`${agent.name} needs Node.js ${range}; this machine has ${runtime.version} (${runtime.node}). Update Node.js, then try again.`, 'runtime');
+    }
+    const unscoped = name.split('/').pop() ?? name;
+    const bins: Record<string, string> = typeof pkg.bin === 'string' ? { [unscoped]: pkg.bin } : (pkg.bin ?? {});
+    const entries = Object.entries(bins);
+    if (entries.length === 0) throw new InstallError(`The npm package ${name} has no executable (no "bin" in its package.json).`, 'npm');
+    const [binName, binPath] = entries.length === 1 ? entries[0] : (entries.find(([key]) => key === unscoped) ?? entries[0]);
+    const checked = checkEntryPath(binPath.replace(/^\.\//, ''));
+    if ('error' in checked) throw new InstallError(`The npm package ${name} names an unsafe executable "${binPath}".`, 'unsafe');
+    const script = join('node_modules', ...name.split('/'), ...checked.path.split('/'));
+    if (isNodeScript(join(payload, script))) return { type: 'node', script: script.split(sep).join('/') };
+    const shim = join('node_modules', '.bin', (this.options.platform ?? process.platform) === 'win32' ? `${binName}.cmd` : binName);
+    return { type: 'bin', path: shim.split(sep).join('/') };
+  }
+
+  private async installUvx(agent: RegistryAgent, spec: string, operation: Operation): Promise<RunSpec> {
+    this.report(operation, { phase: 'resolving', message: 'Looking for uv…' });
+    const runtime = await detectUv(this.env);
+    if (!runtime.ok) throw new InstallError(runtime.message ?? 'uv is needed.', 'runtime');
+    // uvx keeps its own cache of the package; the first start downloads it.
+    void agent;
+    return { type: 'uvx', package: spec };
+  }
+}
+
+/** Whether a file is a JavaScript program Node.js should run (by extension or `#!…node`). */
+function isNodeScript(file: string): boolean {
+  if (/\.(c|m)?js$/i.test(file)) return true;
+  try {
+    const fd = openSync(file, 'r');
+    const head = Buffer.alloc(200);
+    try {
+      readSync(fd, head, 0, 200, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return /^#!.*\bnode\b/.test(head.toString('utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the registry's version is newer than the installed one (semver; plain string compare as last resort). */
+export function isNewer(available: string, installed: string): boolean {
+  const a = semver.parse(available) ?? semver.coerce(available);
+  const b = semver.parse(installed) ?? semver.coerce(installed);
+  if (a && b) return semver.gt(a, b);
+  return available !== installed && available.localeCompare(installed, undefined, { numeric: true }) > 0;
+}

@@ -1,0 +1,163 @@
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import semver from 'semver';
+import type { RuntimeInfo } from '../../src-shared/ipc/registryContract';
+import { planSpawn } from '../agents/spawnCommand';
+
+/**
+ * Finds the runtimes that `npx` and `uvx` agents need (Node.js + npm, uv) on this machine.
+ * The app never uses Electron's own Node for agents: `process.execPath` is Electron there.
+ */
+
+/** Oldest Node.js the installer accepts; an agent's own `engines.node` is checked after install. */
+export const MIN_NODE = '18.0.0';
+
+export interface RunResult {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Each line of output as it comes (npm's progress). */
+  onLine?: (line: string) => void;
+}
+
+/** Runs a program to completion, keeping the tail of its output. Never throws for a non-zero exit. */
+export function runTool(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const plan = planSpawn(command, args, process.platform);
+    const child = spawn(plan.file, plan.args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+      windowsVerbatimArguments: plan.windowsVerbatimArguments,
+      // Its own process group, so a cancel also stops what npm started (install scripts).
+      detached: process.platform !== 'win32',
+    });
+    let stdout = '';
+    let stderr = '';
+    let partial = '';
+    const keep = (text: string) => text.slice(-64 * 1024);
+    const lines = (chunk: string) => {
+      if (!options.onLine) return;
+      const parts = (partial + chunk).split(/\r?\n/);
+      partial = parts.pop() ?? '';
+      for (const line of parts) if (line.trim()) options.onLine(line);
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout = keep(stdout + chunk.toString());
+      lines(chunk.toString());
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = keep(stderr + chunk.toString());
+      lines(chunk.toString());
+    });
+    const kill = () => {
+      try {
+        if (process.platform !== 'win32' && child.pid) process.kill(-child.pid, 'SIGTERM');
+        else child.kill();
+      } catch {
+        child.kill();
+      }
+    };
+    const timer = options.timeoutMs ? setTimeout(kill, options.timeoutMs) : undefined;
+    options.signal?.addEventListener('abort', kill, { once: true });
+    child.on('error', (error) => {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', kill);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', kill);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+/** The full path of a program on PATH (with PATHEXT on Windows), or null. */
+export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | null {
+  const path = env.PATH ?? env.Path ?? '';
+  const extensions = platform === 'win32' ? (env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean) : [''];
+  for (const dir of path.split(platform === 'win32' ? ';' : delimiter)) {
+    if (!dir) continue;
+    for (const extension of extensions) {
+      const candidate = join(dir, name + extension);
+      try {
+        const stat = statSync(candidate);
+        if (stat.isFile() && (platform === 'win32' || (stat.mode & 0o111) !== 0)) return candidate;
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return null;
+}
+
+async function versionOf(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | null> {
+  try {
+    const result = await runTool(command, args, { env, timeoutMs: 15_000 });
+    if (result.code !== 0) return null;
+    return semver.coerce(result.stdout.trim())?.version ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export interface NodeRuntime extends RuntimeInfo {
+  node: string | null;
+  npm: string | null;
+  npmVersion: string | null;
+}
+
+/** Node.js and npm on PATH, and whether they are recent enough for `npx` agents. */
+export async function detectNode(env: NodeJS.ProcessEnv = process.env): Promise<NodeRuntime> {
+  const node = findOnPath('node', env);
+  const npm = findOnPath('npm', env);
+  const version = node ? await versionOf(node, ['--version'], env) : null;
+  const npmVersion = npm ? await versionOf(npm, ['--version'], env) : null;
+  const base = { node, npm, version, npmVersion };
+  if (!node || !version) {
+    return {
+      ...base,
+      ok: false,
+      message: `Node.js was not found on this machine. Agents distributed through npm need Node.js ${MIN_NODE.split('.')[0]} or newer with npm: install it from https://nodejs.org or with your package manager, then try again.`,
+    };
+  }
+  if (semver.lt(version, MIN_NODE)) {
+    return { ...base, ok: false, message: `Node.js ${version} is too old (${node}); npm agents need Node.js ${MIN_NODE.split('.')[0]} or newer. Update it from https://nodejs.org, then try again.` };
+  }
+  if (!npm || !npmVersion) {
+    return { ...base, ok: false, message: `npm was not found beside Node.js ${version}. Install npm (it comes with the installer from https://nodejs.org), then try again.` };
+  }
+  return { ...base, ok: true, message: null };
+}
+
+export interface UvRuntime extends RuntimeInfo {
+  uvx: string | null;
+}
+
+/** `uvx` (from Astral's uv) on PATH, for Python agents. */
+export async function detectUv(env: NodeJS.ProcessEnv = process.env): Promise<UvRuntime> {
+  const uvx = findOnPath('uvx', env);
+  const uv = findOnPath('uv', env);
+  const version = uv ? await versionOf(uv, ['--version'], env) : uvx ? await versionOf(uvx, ['--version'], env) : null;
+  if (!uvx) {
+    return {
+      uvx: null,
+      version,
+      ok: false,
+      message:
+        'uv (uvx) was not found on this machine. Agents distributed through PyPI run with uvx: install uv from https://docs.astral.sh/uv/getting-started/installation/, then try again.',
+    };
+  }
+  return { uvx, version, ok: true, message: null };
+}

@@ -19,6 +19,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
+      // A sandboxed preload can require only 'electron': bundle everything else (zod, via the contract).
+      externalizeDeps: false,
       rolldownOptions: {
         input: { index: resolve(import.meta.dirname, 'src-main/electron/preload.ts') },
         // A sandboxed preload must be CommonJS.

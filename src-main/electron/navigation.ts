@@ -8,12 +8,15 @@ export function isExternalHttpUrl(url: string): boolean {
   }
 }
 
-/** Whether a navigation stays on the app's own page (anything else is refused). */
+/**
+ * Whether a URL is the app's own page (same scheme, host and path; the query and fragment may
+ * differ). Navigation anywhere else is refused.
+ */
 export function isAppUrl(url: string, appUrl: string): boolean {
   try {
     const target = new URL(url);
     const app = new URL(appUrl);
-    return target.protocol === app.protocol && target.pathname === app.pathname;
+    return target.protocol === app.protocol && target.host === app.host && target.pathname === app.pathname;
   } catch {
     return false;
   }

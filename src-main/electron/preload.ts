@@ -17,5 +17,7 @@ contextBridge.exposeInMainWorld(
       ipcRenderer.on(`evt:${name}`, handler);
       return () => ipcRenderer.removeListener(`evt:${name}`, handler);
     },
+    // Commands main may send before the renderer listens (a deep link that launched the app).
+    ['ui.command'],
   ) satisfies Pick<AppBridge, never> & object,
 );

@@ -19,7 +19,11 @@ export const CONTENT_SECURITY_POLICY = [
  * The main window's options. The renderer is treated as untrusted: isolated, sandboxed,
  * no Node, web security on. Pure, so a unit test can assert every flag.
  */
-export function mainWindowOptions(preloadPath: string, bounds?: { x?: number; y?: number; width: number; height: number }): BrowserWindowConstructorOptions {
+export function mainWindowOptions(
+  preloadPath: string,
+  bounds?: { x?: number; y?: number; width: number; height: number },
+  extra: { icon?: string } = {},
+): BrowserWindowConstructorOptions {
   return {
     width: bounds?.width ?? 1280,
     height: bounds?.height ?? 820,
@@ -29,6 +33,9 @@ export function mainWindowOptions(preloadPath: string, bounds?: { x?: number; y?
     minHeight: 480,
     show: false,
     title: 'ACP Desktop',
+    // Native title bar and frame on every platform.
+    frame: true,
+    ...(extra.icon ? { icon: extra.icon } : {}),
     webPreferences: {
       preload: preloadPath,
       contextIsolation: true,
@@ -44,4 +51,15 @@ export function mainWindowOptions(preloadPath: string, bounds?: { x?: number; y?
       spellcheck: true,
     },
   };
+}
+
+/**
+ * Web permissions the renderer may get: copying to the clipboard (xterm, code blocks) and
+ * web notifications. Everything else (camera, microphone, geolocation, MIDI, HID, serial,
+ * reading the clipboard, opening external protocols…) is refused.
+ */
+export const ALLOWED_PERMISSIONS: readonly string[] = ['clipboard-sanitized-write', 'notifications'];
+
+export function isPermissionAllowed(permission: string): boolean {
+  return ALLOWED_PERMISSIONS.includes(permission);
 }

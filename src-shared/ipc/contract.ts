@@ -120,6 +120,13 @@ export const events = {
   'session.events': event<{ sessionId: string; events: SessionEvent[] }>(
     "A batch of a session's events, in order (flushed at most once per frame).",
   ),
+  'ui.command': event<{
+    command: 'newSession' | 'closeTab' | 'nextTab' | 'previousTab' | 'settings' | 'installAgent' | 'focusSession';
+    /** For `focusSession`: the tab to show. */
+    sessionId?: string;
+    /** For `installAgent` from a deep link: the catalog entry to open. */
+    agentId?: string;
+  }>('An app command from the desktop shell (menu, notification click, acp-desktop:// link) for the renderer to carry out.'),
 } as const;
 
 export type Requests = typeof requests;

@@ -5,8 +5,6 @@ import type { AppNotice, AppState } from '../../src-shared/ipc/appState';
 import type { EventName, EventPayload, Handlers } from '../../src-shared/ipc/contract';
 import { ProtocolError } from '../acp/agentConnection';
 import { AgentManager, type AgentDefinition } from '../agents/agentManager';
-import { historyHandlers } from '../history/historyHandlers';
-import { HistoryService } from '../history/historyService';
 import { isInsideRoots } from '../fs/fileAccess';
 import { SessionManager } from '../sessions/sessionManager';
 import { SettingsStore } from '../store/settingsStore';
@@ -39,8 +37,6 @@ export class AppCore {
   readonly agents: AgentManager;
   readonly sessions: SessionManager;
   readonly tabs: TabsStore;
-  /** History, search, drafts, export (issue 6). */
-  readonly history: HistoryService;
   private listeners = new Set<Listener>();
   private notices: AppNotice[] = [];
   private extensions: CoreExtension[] = [];
@@ -62,27 +58,12 @@ export class AppCore {
       dataDir: options.dataDir,
       agents: this.agents,
       settings: () => this.settings.settings,
-      emit: (sessionId, events) => {
-        this.emit('session.events', { sessionId, events });
-        // The batch is in the log already: the history index and search catch up from it.
-        this.history.onEvents(sessionId, events);
-      },
+      emit: (sessionId, events) => this.emit('session.events', { sessionId, events }),
       onChange: () => this.changed(),
       cancelGraceMs: options.cancelGraceMs,
     });
     this.tabs = new TabsStore(options.dataDir);
-    this.history = new HistoryService({
-      dataDir: options.dataDir,
-      sessions: this.sessions,
-      agents: this.agents,
-      tabs: this.tabs,
-      settings: () => this.settings.settings,
-      notice: (level, message) => this.notice(level, message),
-      changed: () => this.changed(),
-    });
     this.ready = this.restoreTabs();
-    // Index logs written while the app was not running (or before a crash) in the background.
-    void this.ready.then(() => this.history.reconcile());
   }
 
   extend(extension: CoreExtension): void {
@@ -292,7 +273,6 @@ export class AppCore {
       this.changed();
       return { error };
     },
-    ...historyHandlers(() => this.history),
   };
 
   /**
@@ -308,7 +288,6 @@ export class AppCore {
 
   async dispose(): Promise<void> {
     await this.sessions.disposeAll();
-    await this.history.dispose();
     await this.agents.stopAll();
     this.settings.dispose();
   }

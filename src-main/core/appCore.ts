@@ -9,6 +9,7 @@ import { isInsideRoots } from '../fs/fileAccess';
 import { SessionManager } from '../sessions/sessionManager';
 import { SettingsStore } from '../store/settingsStore';
 import { TabsStore } from '../store/tabsStore';
+import { attachRegistry, registryHandlers } from '../registry/registryHandlers';
 
 export interface AppCoreOptions {
   dataDir: string;
@@ -64,6 +65,7 @@ export class AppCore {
     });
     this.tabs = new TabsStore(options.dataDir);
     this.ready = this.restoreTabs();
+    attachRegistry(this);
   }
 
   extend(extension: CoreExtension): void {
@@ -148,6 +150,7 @@ export class AppCore {
   // ---------------------------------------------------------------- the contract
 
   readonly handlers: Handlers = {
+    ...registryHandlers(this),
     'app.state': async () => {
       await this.ready;
       return this.state();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { SessionEvent } from '../session/events';
 import type { AppState } from './appState';
 import { event, request } from './define';
+import { registryEvents, registryRequests } from './registryContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -113,6 +114,7 @@ export const requests = {
     z.object({ text: text }).strict(),
     'Replace the settings file (validated first; a bad file is refused with the reason).',
   ),
+  ...registryRequests,
 } as const;
 
 export const events = {
@@ -127,6 +129,7 @@ export const events = {
     /** For `installAgent` from a deep link: the catalog entry to open. */
     agentId?: string;
   }>('An app command from the desktop shell (menu, notification click, acp-desktop:// link) for the renderer to carry out.'),
+  ...registryEvents,
 } as const;
 
 export type Requests = typeof requests;

@@ -1,0 +1,197 @@
+import { join } from 'node:path';
+import type { Catalog, CatalogAgent, InstalledInfo, RuntimeInfo } from '../../src-shared/ipc/registryContract';
+import { distributionKinds, resolveDistributions, type DistributionKind, type RegistryAgent } from '../../src-shared/registry/schema';
+import type { AgentDefinition } from '../agents/agentManager';
+import type { AppCore } from '../core/appCore';
+import { InstallError } from '../install/download';
+import { Installer, isNewer, type InstalledAgent } from '../install/installer';
+import { detectNode, detectUv } from '../install/runtimes';
+import { RegistryClient, registryUrl } from './registryClient';
+
+export interface RegistryServiceOptions {
+  /** Environment for the registry URL override, runtime detection, npm and uvx. */
+  env?: NodeJS.ProcessEnv;
+  bundledDir?: string;
+  fetch?: typeof fetch;
+  probeTimeoutMs?: number;
+}
+
+const RUNTIME_TTL_MS = 30_000;
+
+/**
+ * The registry catalog and the installer, attached to one `AppCore`: installed registry agents
+ * join the core's agent list (sidebar, sessions), and every change is pushed to the renderer as
+ * `registry.catalog`, `install.progress` and `app.state`.
+ */
+export class RegistryService {
+  readonly client: RegistryClient;
+  readonly installer: Installer;
+  private runtimeCache: { at: number; value: Promise<{ node: RuntimeInfo; uv: RuntimeInfo }> } | null = null;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(
+    private readonly core: AppCore,
+    options: RegistryServiceOptions = {},
+  ) {
+    this.env = options.env ?? process.env;
+    this.client = new RegistryClient({
+      dataDir: core.options.dataDir,
+      url: () => registryUrl(core.settings.settings.registryUrl, this.env),
+      bundledDir: options.bundledDir,
+      fetch: options.fetch,
+    });
+    this.client.onIconsChanged = () => {
+      core.changed();
+      void this.publish();
+    };
+    this.installer = new Installer({
+      dataDir: core.options.dataDir,
+      env: this.env,
+      fetch: options.fetch,
+      probeTimeoutMs: options.probeTimeoutMs,
+      onProgress: (progress) => core.emit('install.progress', progress),
+    });
+    try {
+      this.installer.cleanup();
+    } catch {
+      /* leftovers are retried on the next start */
+    }
+  }
+
+  /** Installed registry agents as the core's agent list wants them. */
+  definitions(): AgentDefinition[] {
+    const overrides = this.core.settings.settings.agentOverrides;
+    return this.installer.list().map((installed) => ({
+      id: installed.manifest.agentId,
+      name: installed.manifest.name,
+      source: 'registry',
+      description: installed.manifest.description,
+      version: installed.manifest.version,
+      icon: this.client.icon(installed.manifest.agentId),
+      launch: this.installer.launchSpec(installed, overrides[installed.manifest.agentId]),
+    }));
+  }
+
+  private runtimes(fresh = false): Promise<{ node: RuntimeInfo; uv: RuntimeInfo }> {
+    if (fresh || !this.runtimeCache || Date.now() - this.runtimeCache.at > RUNTIME_TTL_MS) {
+      const value = Promise.all([detectNode(this.env), detectUv(this.env)]).then(([node, uv]) => ({
+        node: { ok: node.ok, version: node.version, message: node.message },
+        uv: { ok: uv.ok, version: uv.version, message: uv.message },
+      }));
+      this.runtimeCache = { at: Date.now(), value };
+    }
+    return this.runtimeCache.value;
+  }
+
+  /** The catalog as it stands; the first call of a run also asks the network in the background. */
+  async list(): Promise<Catalog> {
+    if (!this.client.refreshedThisRun) void this.refresh();
+    return this.catalog();
+  }
+
+  async refresh(): Promise<Catalog> {
+    await this.client.refresh();
+    await this.runtimes(true);
+    this.core.changed();
+    return this.publish();
+  }
+
+  private async publish(): Promise<Catalog> {
+    const catalog = await this.catalog();
+    this.core.emit('registry.catalog', catalog);
+    return catalog;
+  }
+
+  async catalog(): Promise<Catalog> {
+    const snapshot = this.client.current();
+    const runtimes = await this.runtimes();
+    const installed = new Map(this.installer.list().map((agent) => [agent.manifest.agentId, agent]));
+    const agents: CatalogAgent[] = snapshot.index.agents.map((agent) => this.describe(agent, installed.get(agent.id) ?? null, true));
+    // Installed agents that left the registry stay visible, so they can still be uninstalled.
+    for (const [id, agent] of installed) if (!snapshot.index.agents.some((entry) => entry.id === id)) agents.push(this.describe(agent.manifest.entry, agent, false));
+    return {
+      source: snapshot.source,
+      fetchedAt: snapshot.fetchedAt,
+      checkedAt: snapshot.checkedAt,
+      url: snapshot.url,
+      error: snapshot.error,
+      warnings: snapshot.warnings,
+      target: this.installer.target,
+      runtimes,
+      agentsDir: join(this.core.options.dataDir, 'agents'),
+      agents,
+    };
+  }
+
+  private describe(agent: RegistryAgent, installed: InstalledAgent | null, inRegistry: boolean): CatalogAgent {
+    const installable = resolveDistributions(agent, this.installer.target).map((distribution) => distribution.kind);
+    const info: InstalledInfo | null = installed
+      ? { version: installed.manifest.version, distribution: installed.manifest.distribution, installedAt: installed.manifest.installedAt, path: installed.dir }
+      : null;
+    return {
+      id: agent.id,
+      name: agent.name,
+      version: agent.version,
+      description: agent.description,
+      repository: agent.repository && /^https?:\/\//i.test(agent.repository) ? agent.repository : undefined,
+      authors: agent.authors ?? [],
+      license: agent.license,
+      icon: this.client.icon(agent.id),
+      distributions: distributionKinds(agent),
+      installableDistributions: installable,
+      availableForPlatform: installable.length > 0,
+      inRegistry,
+      installed: info,
+      updateAvailable: Boolean(info && inRegistry && isNewer(agent.version, info.version)),
+      busy: this.installer.busy(agent.id),
+      lastError: this.installer.lastError(agent.id),
+    };
+  }
+
+  private entry(agentId: string): RegistryAgent {
+    const agent = this.client.current().index.agents.find((entry) => entry.id === agentId);
+    if (!agent) throw new InstallError(`"${agentId}" is not in the registry.`);
+    return agent;
+  }
+
+  private async run<T>(agentId: string, work: () => Promise<T>): Promise<T> {
+    const pending = work();
+    // The catalog shows the operation as busy from its first progress event on.
+    void this.publish();
+    try {
+      return await pending;
+    } finally {
+      this.core.changed();
+      void this.publish();
+    }
+  }
+
+  async install(agentId: string, distribution?: DistributionKind): Promise<{ version: string }> {
+    const agent = this.entry(agentId);
+    if (this.core.settings.settings.agents.some((custom) => custom.id === agentId)) {
+      throw new InstallError(`A custom agent in settings.json already uses the id "${agentId}"; rename it first.`);
+    }
+    const installed = await this.run(agentId, () => this.installer.install(agent, distribution));
+    return { version: installed.manifest.version };
+  }
+
+  async update(agentId: string): Promise<{ version: string }> {
+    const agent = this.entry(agentId);
+    const installed = await this.run(agentId, () => this.installer.update(agent));
+    if (this.core.agents.connection(agentId)) {
+      this.core.notice('info', `${agent.name} was updated to ${installed.manifest.version}; restart the agent to use the new version.`);
+    }
+    return { version: installed.manifest.version };
+  }
+
+  async uninstall(agentId: string): Promise<{ ok: true }> {
+    await this.core.agents.stop(agentId);
+    await this.run(agentId, () => this.installer.uninstall(agentId));
+    return { ok: true };
+  }
+
+  cancel(agentId: string): { ok: true } {
+    if (!this.installer.cancel(agentId)) throw new InstallError(`Nothing is being installed for "${agentId}".`);
+    return { ok: true };
+  }
+}

@@ -12,12 +12,45 @@ import { APP_ID, DEEP_LINK_SCHEME, PRODUCT_NAME } from './appIdentity';
  */
 
 const root = join(import.meta.dirname, '../..');
-const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<string, any>;
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, any>;
-
 type Target = { target: string; arch: string[] };
-const targets = (platform: string): Target[] => config[platform].target;
-const archsOf = (platform: string, name: string) => targets(platform).find((target) => target.target === name)?.arch.slice().sort();
+interface PlatformOptions {
+  target: Target[];
+  icon: string;
+  [key: string]: unknown;
+}
+/** The parts of electron-builder.yml the tests read (the schema check covers the rest). */
+interface BuilderConfig {
+  appId: string;
+  productName: string;
+  directories: { buildResources: string; output: string };
+  files: string[];
+  asar: boolean;
+  asarUnpack: string[];
+  npmRebuild: boolean;
+  extraResources: { from: string; to: string }[];
+  protocols: { name: string; schemes: string[] }[];
+  publish: { provider: string; owner: string; repo: string }[];
+  electronFuses: Record<string, boolean>;
+  mac: PlatformOptions & { hardenedRuntime: boolean; entitlements: string; entitlementsInherit: string };
+  win: PlatformOptions;
+  nsis: Record<string, unknown>;
+  linux: PlatformOptions & { maintainer: string };
+}
+interface PackageJson {
+  main: string;
+  productName: string;
+  description: string;
+  homepage: string;
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+}
+
+const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
+
+const targets = (platform: 'mac' | 'win' | 'linux'): Target[] => config[platform].target;
+const archsOf = (platform: 'mac' | 'win' | 'linux', name: string) => targets(platform).find((target) => target.target === name)?.arch.slice().sort();
 
 // ---------------------------------------------------------------- image headers
 
@@ -230,7 +263,9 @@ describe('icons (generated from resources/icon.svg by scripts/make-icons.mjs)', 
 
 describe('electron.vite.config.ts', () => {
   it('bundles the preload whole, as CommonJS, because a sandboxed preload can require only electron', async () => {
-    const { default: viteConfig } = (await import('../../electron.vite.config')) as { default: Record<string, any> };
+    const { default: viteConfig } = (await import('../../electron.vite.config')) as unknown as {
+      default: { preload: { build: { externalizeDeps: unknown; rolldownOptions: { output: { format: string; entryFileNames: string } } } } };
+    };
     const preload = viteConfig.preload.build;
     expect(preload.externalizeDeps).toBe(false);
     expect(preload.rolldownOptions.output.format).toBe('cjs');

@@ -29,7 +29,7 @@ interface BuilderConfig {
   npmRebuild: boolean;
   extraResources: { from: string; to: string }[];
   protocols: { name: string; schemes: string[] }[];
-  publish: { provider: string; owner: string; repo: string }[];
+  publish: { provider: string; owner: string; repo: string; releaseType?: string }[];
   electronFuses: Record<string, boolean>;
   mac: PlatformOptions & { hardenedRuntime: boolean; entitlements: string; entitlementsInherit: string };
   win: PlatformOptions;
@@ -209,6 +209,9 @@ describe('electron-builder.yml', () => {
       expect(pkg.scripts[name]).toMatch(/^npm run build && /);
       expect(pkg.scripts[name]).toMatch(/--publish never/);
     }
+    // Only the release script uploads, and only to a draft.
+    expect(pkg.scripts.release).toMatch(/^npm run build && electron-builder .*--publish always/);
+    expect(config.publish[0]).toMatchObject({ releaseType: 'draft' });
   });
 });
 

@@ -117,7 +117,8 @@ export function startDesktop(app: App): void {
   const askToQuit = (decision: Extract<QuitDecision, { kind: 'confirm' }>) => {
     if (askingToQuit) return;
     askingToQuit = true;
-    const options: MessageBoxOptions = { type: 'warning', ...decision, noLink: true };
+    const { message, detail, buttons, defaultId, cancelId } = decision;
+    const options: MessageBoxOptions = { type: 'warning', message, detail, buttons, defaultId, cancelId, noLink: true };
     const asked = window ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options);
     void asked
       .then(({ response }) => {

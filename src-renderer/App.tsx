@@ -4,6 +4,7 @@ import { TabStrip } from './features/sessions/TabStrip';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionView } from './features/chat/SessionView';
 import { Notices } from './ui/Notices';
+import { RegistryCatalog } from './features/registry';
 import { useAppStore } from './store/appStore';
 
 export function App() {
@@ -46,6 +47,7 @@ export function App() {
           </section>
         )}
       </main>
+      <RegistryCatalog onStartSession={(agentId) => setNewSessionFor(agentId)} />
       {newSessionFor !== undefined && <NewSessionDialog agentId={newSessionFor} onClose={() => setNewSessionFor(undefined)} />}
     </div>
   );

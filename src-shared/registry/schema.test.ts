@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import snapshot from '../../resources/registry/registry.json';
 import { parsePackageSpec, parseRegistryIndex, resolveDistributions, type RegistryAgent } from './schema';
-
-const SNAPSHOT = resolve(import.meta.dirname, '../../resources/registry/registry.json');
 
 const agent = (extra: Record<string, unknown> = {}) => ({
   id: 'some-agent',
@@ -16,7 +13,7 @@ const agent = (extra: Record<string, unknown> = {}) => ({
 
 describe('parseRegistryIndex', () => {
   it('accepts the bundled snapshot', () => {
-    const parsed = parseRegistryIndex(JSON.parse(readFileSync(SNAPSHOT, 'utf8')));
+    const parsed = parseRegistryIndex(snapshot);
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.warnings).toEqual([]);
@@ -45,7 +42,7 @@ describe('parseRegistryIndex', () => {
     const index = parsed.index as Record<string, unknown>;
     expect(index.generatedAt).toBe('2026-01-01');
     expect(index.extensions).toEqual([{ anything: 1 }]);
-    const entry = parsed.index.agents[0] as RegistryAgent & Record<string, any>;
+    const entry = parsed.index.agents[0] as RegistryAgent & { homepage?: string; distribution: Record<string, unknown> };
     expect(entry.homepage).toBe('https://example.com');
     expect(entry.distribution.wasm).toEqual({ module: 'x.wasm' });
     expect((entry.distribution.npx as Record<string, unknown>).future).toBe(true);

@@ -4,6 +4,7 @@ import { bridge } from '../../bridge';
 import { run, useAppStore } from '../../store/appStore';
 import { EMPTY } from '../../store/empty';
 import { AgentIcon } from '../../ui/AgentIcon';
+import { openCatalog } from '../registry';
 import { StatusDot } from '../../ui/StatusDot';
 
 export function Sidebar({ onNewSession }: { onNewSession: (agentId: string) => void }) {
@@ -21,6 +22,9 @@ export function Sidebar({ onNewSession }: { onNewSession: (agentId: string) => v
             <AgentRow key={agent.id} agent={agent} onNewSession={onNewSession} />
           ))}
         </ul>
+        <button type="button" className="sidebar-catalog" onClick={() => openCatalog()}>
+          Browse the agent catalog…
+        </button>
       </section>
       <section aria-labelledby="sessions-heading">
         <h2 id="sessions-heading">Sessions</h2>

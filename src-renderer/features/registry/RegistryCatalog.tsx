@@ -1,0 +1,137 @@
+import { useEffect, useMemo, useRef } from 'react';
+import { CatalogCard } from './CatalogCard';
+import { filterAgents, sourceLabel, type CatalogShow } from './format';
+import { closeCatalog, openCatalog, refreshCatalog, subscribeRegistry, useRegistryStore } from './registryStore';
+import './registry.css';
+
+/**
+ * The agent catalog of the ACP registry, as a modal dialog. Mount it once in the app; it opens
+ * with `openCatalog()` or an `acp:install-agent` window event (menu item, deep link).
+ * `onStartSession` is called for an installed agent's "Start session" button.
+ */
+export function RegistryCatalog({ onStartSession }: { onStartSession?: (agentId: string) => void }) {
+  const isOpen = useRegistryStore((s) => s.isOpen);
+
+  useEffect(() => {
+    subscribeRegistry();
+    const onInstallAgent = (event: Event) => openCatalog((event as CustomEvent<{ agentId?: string }>).detail?.agentId ?? null);
+    window.addEventListener('acp:install-agent', onInstallAgent);
+    return () => window.removeEventListener('acp:install-agent', onInstallAgent);
+  }, []);
+
+  if (!isOpen) return null;
+  return (
+    <CatalogDialog
+      onStartSession={
+        onStartSession &&
+        ((agentId) => {
+          closeCatalog();
+          onStartSession(agentId);
+        })
+      }
+    />
+  );
+}
+
+function CatalogDialog({ onStartSession }: { onStartSession?: (agentId: string) => void }) {
+  const catalog = useRegistryStore((s) => s.catalog);
+  const error = useRegistryStore((s) => s.error);
+  const isRefreshing = useRegistryStore((s) => s.isRefreshing);
+  const filter = useRegistryStore((s) => s.filter);
+  const focusAgentId = useRegistryStore((s) => s.focusAgentId);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const agents = useMemo(() => (catalog ? filterAgents(catalog.agents, filter) : []), [catalog, filter]);
+  const setFilter = useRegistryStore.getState().setFilter;
+
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+  }, []);
+
+  useEffect(() => {
+    if (!focusAgentId || !catalog) return;
+    dialog.current?.querySelector(`[data-agent-id="${CSS.escape(focusAgentId)}"]`)?.scrollIntoView({ block: 'center' });
+  }, [focusAgentId, catalog]);
+
+  const focusMissing = Boolean(focusAgentId && catalog && !catalog.agents.some((agent) => agent.id === focusAgentId));
+
+  return (
+    <dialog ref={dialog} className="dialog registry-catalog" aria-labelledby="catalog-title" onClose={closeCatalog}>
+      <header className="catalog-header">
+        <h2 id="catalog-title">Agent catalog</h2>
+        <button type="button" className="catalog-close" aria-label="Close the catalog" onClick={closeCatalog}>
+          ×
+        </button>
+      </header>
+      {catalog && (
+        <div className={`catalog-source source-${catalog.source}`} role="status">
+          <span>{sourceLabel(catalog)}</span>
+          <button type="button" disabled={isRefreshing} onClick={() => void refreshCatalog()}>
+            {isRefreshing ? 'Refreshing…' : 'Refresh'}
+          </button>
+        </div>
+      )}
+      {catalog?.error && (
+        <p className="catalog-warning small" role="alert">
+          {catalog.error}
+        </p>
+      )}
+      {error && (
+        <p className="error small" role="alert">
+          {error}
+        </p>
+      )}
+      {catalog && catalog.warnings.length > 0 && (
+        <details className="small muted">
+          <summary>{catalog.warnings.length} malformed entries were skipped</summary>
+          <ul>
+            {catalog.warnings.map((warning) => (
+              <li key={warning}>{warning}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {focusMissing && <p className="catalog-warning small">The registry has no agent “{focusAgentId}”.</p>}
+      <div className="catalog-filters" role="search">
+        <input
+          type="search"
+          aria-label="Search agents"
+          placeholder="Search agents"
+          value={filter.query}
+          onChange={(event) => setFilter({ query: event.target.value })}
+        />
+        <select aria-label="Show" value={filter.show} onChange={(event) => setFilter({ show: event.target.value as CatalogShow })}>
+          <option value="all">All agents</option>
+          <option value="installed">Installed</option>
+          <option value="updates">Updates available</option>
+          <option value="available">Available for this platform</option>
+        </select>
+        <select
+          aria-label="Distribution"
+          value={filter.distribution}
+          onChange={(event) => setFilter({ distribution: event.target.value as typeof filter.distribution })}
+        >
+          <option value="any">Any distribution</option>
+          <option value="binary">Binary</option>
+          <option value="npx">npm (npx)</option>
+          <option value="uvx">Python (uvx)</option>
+        </select>
+      </div>
+      {!catalog && !error && <p className="muted">Loading the catalog…</p>}
+      {catalog && (
+        <>
+          <p className="small muted catalog-count" aria-live="polite">
+            {agents.length === catalog.agents.length ? `${agents.length} agents` : `${agents.length} of ${catalog.agents.length} agents`}
+            {' · '}installed in <code>{catalog.agentsDir}</code>
+          </p>
+          <ul className="catalog-list" aria-label="Agents in the registry">
+            {agents.map((agent) => (
+              <CatalogCard key={agent.id} agent={agent} catalog={catalog} isFocused={agent.id === focusAgentId} onStartSession={onStartSession} />
+            ))}
+          </ul>
+          {agents.length === 0 && <p className="muted">No agent matches.</p>}
+        </>
+      )}
+    </dialog>
+  );
+}

@@ -3,12 +3,52 @@ import { AgentProcess, type ExitInfo, type LaunchSpec } from '../agents/agentPro
 import { tapMessages } from './rawTap';
 
 type RawObject = Record<string, unknown>;
+type JsonRpcId = string | number | null;
+
+/*
+ * Where SDK 2.4.0 (`@agentclientprotocol/sdk/unstable`, client side) drops or rejects values
+ * that ACP's forward-compatibility rule says must be preserved. Each line is asserted by
+ * `sdkBoundary.test.ts` against the SDK itself, so an SDK upgrade that changes it fails there.
+ *
+ * Notifications (`session/update`), validated before any handler runs:
+ *   - unknown `sessionUpdate` kind (future or `_`-prefixed): the whole notification is dropped,
+ *     only `console.error("Error handling notification", -32602)` remains;
+ *   - a message chunk whose content block `type` is unknown: the whole notification is dropped;
+ *   - `user_message_chunk` with a `resource` lacking `text`/`blob`: dropped whole;
+ *   - `tool_call` / `tool_call_update` with an unknown `kind` or `status` (also `_`-prefixed):
+ *     the field is removed (arrives as `undefined`); unknown tool-call content items are removed
+ *     from `content`; unknown fields of `locations` are stripped;
+ *   - `plan`: entries with an unknown `priority` or `status` are removed from the list;
+ *   - `config_option_update`: options with an unknown `type` are removed (unknown `category`
+ *     values and `_meta` survive);
+ *   - `available_commands_update`: an unknown `input` shape is removed from the command.
+ * Requests from the agent:
+ *   - `session/request_permission` with an option `kind` the schema does not list (future or
+ *     `_`-prefixed): the SDK answers -32602 itself and our handler never runs; the tool call's
+ *     unknown `kind`/`status` and unknown content items are stripped from `params`;
+ *   - `terminal/create` etc. with out-of-range values: -32602 from the SDK (legitimate);
+ *   - unknown methods, `_`-prefixed or not: -32601 from the SDK (what the spec asks);
+ *   - `elicitation/create` with an unknown `mode` or property `type`: passed through unchanged.
+ * Unknown notifications (`_x` or not) are ignored silently. Responses to our own requests are
+ * NOT validated: `initialize` (unknown auth method types such as `env_var`), `session/prompt`
+ * (future stop reasons) and the rest arrive raw.
+ *
+ * What this file does about it: every incoming message passes `onIncoming` (the raw tap) before
+ * the SDK. `session/update` and `elicitation/complete` are taken raw there and never given to
+ * the SDK at all (nothing to drop, and ten thousand chunks are not zod-parsed twice). Requests
+ * keep their raw params by JSON-RPC id and handlers read those; a permission request with an
+ * unknown option kind is forwarded to the SDK with that kind replaced by a placeholder so its
+ * validator lets it through (the person still sees, and answers, the raw options). Any request
+ * the SDK still answers with an error before our handler ran is reported through
+ * `ClientSide.onRejectedRequest` with its raw params, so it is kept in the session's events.
+ */
 
 /** What the client side of the protocol does for the agent; implemented by the session layer. */
 export interface ClientSide {
   /** Every raw `session/update`, in arrival order, called synchronously (order matters). */
-  onSessionUpdate(acpSessionId: string, update: RawObject): void;
-  requestPermission(params: acp.RequestPermissionRequest, raw: RawObject, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  onSessionUpdate(acpSessionId: string, update: RawObject, notification: RawObject): void;
+  /** `raw` is the request's params exactly as the agent sent them. */
+  requestPermission(raw: RawObject, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
   createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
@@ -16,15 +56,25 @@ export interface ClientSide {
   waitForTerminalExit(params: acp.WaitForTerminalExitRequest, signal: AbortSignal): Promise<acp.WaitForTerminalExitResponse>;
   killTerminal(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse>;
   releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse>;
-  createElicitation(params: RawObject, signal: AbortSignal): Promise<RawObject>;
+  /**
+   * `elicitation/create`, raw. `scope` routes it: its own `sessionId`, or for a request-scoped
+   * elicitation the session of the request it names (`requestSessionId`) or that request's owner.
+   */
+  createElicitation(raw: RawObject, signal: AbortSignal, scope: { requestSessionId?: string; owner?: string }): Promise<RawObject>;
   completeElicitation(params: RawObject): void;
+  /** A request the SDK refused (schema validation) before any handler saw it; kept raw. */
+  onRejectedRequest?(method: string, raw: RawObject, error: RawObject): void;
   /** A stdout line that was not JSON-RPC (agents that log to stdout by mistake). */
   onGarbage(line: string): void;
 }
 
 export const CLIENT_INFO = { name: 'acp-desktop', title: 'ACP Desktop', version: '0.1.0' };
 
-/** What we declare at `initialize`: only what works end to end. */
+/**
+ * What we declare at `initialize`: only what works end to end, each proven by a test in
+ * `src-main/sessions/*.test.ts` (fs read/write, terminals, boolean config options, terminal
+ * sign-in, form and URL elicitation).
+ */
 export const CLIENT_CAPABILITIES = {
   fs: { readTextFile: true, writeTextFile: true },
   terminal: true,
@@ -32,6 +82,12 @@ export const CLIENT_CAPABILITIES = {
   auth: { terminal: true },
   elicitation: { form: {}, url: {} },
 } satisfies acp.ClientCapabilities;
+
+/** Permission option kinds of ACP v1; anything else is replaced before the SDK validates it. */
+const PERMISSION_OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+
+/** Elicitation modes this client can show; others are refused with -32602 (rfds-elicitation). */
+export const ELICITATION_MODES = new Set(['form', 'url']);
 
 export class ProtocolError extends Error {
   constructor(
@@ -48,19 +104,32 @@ export function isAuthRequired(error: unknown): boolean {
   return (error as { code?: number })?.code === -32000;
 }
 
+function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== false;
+}
+
 /**
  * One agent process and its ACP connection. This folder is the only runtime user of the SDK:
- * it does the JSON-RPC; we read raw `session/update` lines at the stream boundary because the
- * SDK's client drops unknown update kinds before any handler runs (TOOLCHAIN.md §8).
+ * it does the JSON-RPC; we read raw messages at the stream boundary because the SDK's client
+ * drops unknown values before any handler runs (see the note at the top of this file).
  */
 export class AgentConnection {
   readonly process: AgentProcess;
   initializeResult: acp.InitializeResponse | null = null;
   private connection: acp.ClientConnection;
   private closed = false;
-  /** Raw results of responses by JSON-RPC id, for fields the SDK would drop (future stop reasons). */
-  private rawResults = new Map<string | number, unknown>();
-  private outgoingMethods = new Map<string | number, string>();
+  /** Raw results of responses by our JSON-RPC id, for fields the SDK would drop (future stop reasons). */
+  private rawResults = new Map<JsonRpcId, unknown>();
+  /** Our requests in flight: method and params (for request-scoped elicitations). */
+  private outgoing = new Map<JsonRpcId, { method: string; params: RawObject }>();
+  /** The app session a request was sent for, by its params object. */
+  private owners = new WeakMap<object, string>();
+  /** The agent's requests in flight, by its JSON-RPC id: raw params, and whether a handler ran. */
+  private incomingRequests = new Map<JsonRpcId, { method: string; raw: RawObject; handled: boolean }>();
 
   constructor(
     spec: LaunchSpec,
@@ -69,9 +138,16 @@ export class AgentConnection {
   ) {
     this.process = new AgentProcess(spec, onStderr);
     const { input, output } = this.process.webStreams();
-    const stream = acp.ndJsonStream(output, tapBytes(input, (line) => clientSide.onGarbage(line)));
+    const stream = acp.ndJsonStream(
+      output,
+      tapBytes(input, (line) => {
+        // Kept with the agent's log too, so it is visible even when no session is listening.
+        this.process.stderr.add(`[stdout, not ACP] ${line}`);
+        clientSide.onGarbage(line);
+      }),
+    );
     const tapped = tapMessages(stream, {
-      incoming: (message) => this.onIncoming(message as RawObject),
+      incoming: (message) => this.onIncoming(message as RawObject) as acp.AnyMessage | undefined,
       outgoing: (message) => this.onOutgoing(message as RawObject),
     });
     this.connection = this.buildClient().connect(tapped);
@@ -89,65 +165,151 @@ export class AgentConnection {
   /** Whether the agent advertised a session capability such as `list`, `resume`, `close`, `fork`. */
   supportsSession(name: string): boolean {
     const session = (this.agentCapabilities.sessionCapabilities ?? {}) as RawObject;
-    return session[name] !== undefined && session[name] !== null && session[name] !== false;
+    return present(session[name]);
   }
 
-  private onIncoming(message: RawObject): void {
-    if (message.method === 'session/update' && typeof message.params === 'object' && message.params) {
-      const params = message.params as RawObject;
-      if (typeof params.sessionId === 'string' && typeof params.update === 'object' && params.update) {
-        this.clientSide.onSessionUpdate(params.sessionId, params.update as RawObject);
+  get supportsLoad(): boolean {
+    return this.agentCapabilities.loadSession === true;
+  }
+
+  get supportsLogout(): boolean {
+    const auth = this.agentCapabilities.auth;
+    return isObject(auth) && present(auth.logout);
+  }
+
+  get promptCapabilities(): RawObject {
+    const caps = this.agentCapabilities.promptCapabilities;
+    return isObject(caps) ? caps : {};
+  }
+
+  private onIncoming(message: RawObject): RawObject | void {
+    const method = typeof message.method === 'string' ? message.method : undefined;
+    const params = isObject(message.params) ? message.params : undefined;
+    const hasId = message.id !== undefined && message.id !== null;
+    if (method && !hasId) {
+      // Taken raw here and never handed to the SDK (see the note at the top of this file).
+      if (method === 'session/update' && params) {
+        if (typeof params.sessionId === 'string' && isObject(params.update)) {
+          this.clientSide.onSessionUpdate(params.sessionId, params.update, params);
+        }
+        return IGNORED_NOTIFICATION;
+      }
+      if (method === 'elicitation/complete' && params) {
+        this.clientSide.completeElicitation(params);
+        return IGNORED_NOTIFICATION;
       }
       return;
     }
-    if (message.method === 'elicitation/complete' && typeof message.params === 'object' && message.params) {
-      this.clientSide.completeElicitation(message.params as RawObject);
+    if (method && hasId) {
+      const raw = params ?? {};
+      this.incomingRequests.set(message.id as JsonRpcId, { method, raw, handled: false });
+      if (method === 'session/request_permission' && Array.isArray(raw.options)) {
+        const unknown = raw.options.some((option) => isObject(option) && !PERMISSION_OPTION_KINDS.has(String(option.kind)));
+        if (unknown) {
+          // The SDK would answer -32602 for the whole request: give it a copy it accepts.
+          const options = raw.options.map((option) =>
+            isObject(option) && !PERMISSION_OPTION_KINDS.has(String(option.kind)) ? { ...option, kind: 'reject_once' } : option,
+          );
+          return { ...message, params: { ...raw, options } };
+        }
+      }
       return;
     }
-    if (!('method' in message) && message.id !== undefined && message.id !== null && 'result' in message) {
-      const id = message.id as string | number;
-      if (this.outgoingMethods.get(id) === 'session/prompt') this.rawResults.set(id, message.result);
-      this.outgoingMethods.delete(id);
+    if (!method && hasId && ('result' in message || 'error' in message)) {
+      const id = message.id as JsonRpcId;
+      if ('result' in message && this.outgoing.has(id)) this.rawResults.set(id, message.result);
+      // Kept until the caller has read it; `request` removes both.
     }
   }
 
   private onOutgoing(message: RawObject): void {
-    if (typeof message.method === 'string' && message.id !== undefined && message.id !== null) {
-      this.outgoingMethods.set(message.id as string | number, message.method);
+    const hasId = message.id !== undefined && message.id !== null;
+    if (typeof message.method === 'string' && hasId) {
+      this.outgoing.set(message.id as JsonRpcId, { method: message.method, params: isObject(message.params) ? message.params : {} });
+      return;
     }
+    if (!('method' in message) && hasId) {
+      // Our answer to one of the agent's requests.
+      const id = message.id as JsonRpcId;
+      const entry = this.incomingRequests.get(id);
+      this.incomingRequests.delete(id);
+      if (entry && !entry.handled && isObject(message.error)) {
+        this.clientSide.onRejectedRequest?.(entry.method, entry.raw, message.error);
+      }
+    }
+  }
+
+  /** The raw params of the agent's request `requestId` (falls back to the SDK's parsed ones). */
+  private raw(requestId: JsonRpcId, parsed: unknown): RawObject {
+    const entry = this.incomingRequests.get(requestId);
+    if (entry) entry.handled = true;
+    return entry?.raw ?? (parsed as RawObject);
+  }
+
+  private handled(requestId: JsonRpcId): void {
+    const entry = this.incomingRequests.get(requestId);
+    if (entry) entry.handled = true;
   }
 
   private buildClient(): acp.ClientApp {
     const side = this.clientSide;
+    /** Our errors keep their JSON-RPC code (the SDK would turn any other throw into -32603). */
+    const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof ProtocolError && error.code !== undefined) throw new acp.RequestError(error.code, error.message, error.data ?? { details: error.message });
+        throw error;
+      }
+    };
     return (
       acp
         .client({ name: CLIENT_INFO.name })
-        // Updates are taken raw in `onIncoming`; this handler only stops the SDK calling them unhandled.
+        // Never called: both are taken raw in `onIncoming`; registered so the SDK knows them.
         .onNotification('session/update', () => {})
         .onNotification('elicitation/complete', () => {})
-        .onRequest('session/request_permission', ({ params, signal }) => side.requestPermission(params, params as unknown as RawObject, signal))
-        .onRequest('fs/read_text_file', ({ params }) => side.readTextFile(params))
-        .onRequest('fs/write_text_file', ({ params }) => side.writeTextFile(params))
-        .onRequest('terminal/create', ({ params }) => side.createTerminal(params))
-        .onRequest('terminal/output', ({ params }) => side.terminalOutput(params))
-        .onRequest('terminal/wait_for_exit', ({ params, signal }) => side.waitForTerminalExit(params, signal))
-        .onRequest('terminal/kill', ({ params }) => side.killTerminal(params))
-        .onRequest('terminal/release', ({ params }) => side.releaseTerminal(params))
-        .onRequest('elicitation/create', async ({ params, signal }) =>
-          (await side.createElicitation(params as unknown as RawObject, signal)) as unknown as acp.CreateElicitationResponse,
+        .onRequest('session/request_permission', ({ params, signal, requestId }) => guard(() => side.requestPermission(this.raw(requestId, params), signal)))
+        .onRequest('fs/read_text_file', ({ params, requestId }) => (this.handled(requestId), guard(() => side.readTextFile(params))))
+        .onRequest('fs/write_text_file', ({ params, requestId }) => (this.handled(requestId), guard(() => side.writeTextFile(params))))
+        .onRequest('terminal/create', ({ params, requestId }) => (this.handled(requestId), guard(() => side.createTerminal(params))))
+        .onRequest('terminal/output', ({ params, requestId }) => (this.handled(requestId), guard(() => side.terminalOutput(params))))
+        .onRequest('terminal/wait_for_exit', ({ params, signal, requestId }) => (this.handled(requestId), guard(() => side.waitForTerminalExit(params, signal))))
+        .onRequest('terminal/kill', ({ params, requestId }) => (this.handled(requestId), guard(() => side.killTerminal(params))))
+        .onRequest('terminal/release', ({ params, requestId }) => (this.handled(requestId), guard(() => side.releaseTerminal(params))))
+        .onRequest('elicitation/create', ({ params, signal, requestId }) =>
+          guard(async () => {
+            const raw = this.raw(requestId, params);
+            const scope: { requestSessionId?: string; owner?: string } = {};
+            if (raw.requestId !== undefined && raw.requestId !== null) {
+              const target = this.outgoing.get(raw.requestId as JsonRpcId);
+              if (target && typeof target.params.sessionId === 'string') scope.requestSessionId = target.params.sessionId;
+              if (target) scope.owner = this.owners.get(target.params);
+            }
+            return (await side.createElicitation(raw, signal, scope)) as unknown as acp.CreateElicitationResponse;
+          }),
         )
     );
   }
 
-  /** Sends a request with a timeout (0: none) and an optional cancel signal. */
-  async request<T = unknown>(method: string, params: unknown, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  /**
+   * Sends a request with a timeout (0: none), an optional cancel signal, and optionally the app
+   * session it is sent for (to route request-scoped elicitations). Resolves with the raw result.
+   */
+  async request<T = unknown>(
+    method: string,
+    params: RawObject,
+    options: { timeoutMs?: number; signal?: AbortSignal; owner?: string } = {},
+  ): Promise<T> {
     if (this.closed) throw new ProtocolError('The agent is not running.');
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? 0;
     let timedOut = false;
     const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), controller.abort()), timeoutMs) : undefined;
     const onAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.owner) this.owners.set(params, options.owner);
+    let id: JsonRpcId | undefined;
     try {
       const exit = this.process.exited.then((info) => {
         throw new ProtocolError(describeExit(info));
@@ -156,19 +318,41 @@ export class AgentConnection {
         cancellationSignal: controller.signal,
         stopWaitingOnCancel: true,
       } as acp.SendRequestOptions) as Promise<T>;
-      return await Promise.race([call, exit]);
+      const result = await Promise.race([call, exit]);
+      id = this.idOf(params);
+      if (id !== undefined && this.rawResults.has(id)) return this.rawResults.get(id) as T;
+      return result;
     } catch (error) {
-      if (timedOut) throw new ProtocolError(`The agent did not answer ${method} within ${Math.round(timeoutMs / 1000)} s.`);
-      const e = error as { code?: number; message?: string; data?: unknown };
+      if (timedOut) throw new ProtocolError(`The agent did not answer ${method} within ${formatSeconds(timeoutMs)}.`);
+      // A response the SDK could not map (e.g. a shape it does not know) is still a response.
+      id ??= this.idOf(params);
+      if (id !== undefined && this.rawResults.has(id) && !controller.signal.aborted) return this.rawResults.get(id) as T;
       if (error instanceof ProtocolError) throw error;
-      throw new ProtocolError(e?.message ?? String(error), e?.code, e?.data);
+      const e = error as { code?: number; message?: string; data?: unknown };
+      if (typeof e?.code !== 'number') {
+        // Not an answer from the agent: the stream closed. Say why (the exit), not "connection closed".
+        const info = await Promise.race([this.process.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
+        if (info) throw new ProtocolError(describeExit(info));
+      }
+      throw new ProtocolError(describeAgentError(method, e), e?.code, e?.data);
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
+      id ??= this.idOf(params);
+      if (id !== undefined) {
+        this.rawResults.delete(id);
+        this.outgoing.delete(id);
+      }
     }
   }
 
-  notify(method: string, params: unknown): void {
+  /** Our JSON-RPC id of the request sent with this params object (the SDK sends it as is). */
+  private idOf(params: RawObject): JsonRpcId | undefined {
+    for (const [id, entry] of this.outgoing) if (entry.params === params) return id;
+    return undefined;
+  }
+
+  notify(method: string, params: RawObject): void {
     if (this.closed) return;
     void this.connection.agent.notify(method, params).catch(() => {});
   }
@@ -179,9 +363,10 @@ export class AgentConnection {
       { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
       { timeoutMs },
     );
-    if (typeof result.protocolVersion !== 'number' || result.protocolVersion > acp.PROTOCOL_VERSION || result.protocolVersion < 1) {
+    if (!isObject(result) || typeof result.protocolVersion !== 'number' || result.protocolVersion > acp.PROTOCOL_VERSION || result.protocolVersion < 1) {
+      const version = isObject(result) ? String(result.protocolVersion) : 'none';
       throw new ProtocolError(
-        `The agent speaks ACP protocol version ${String(result.protocolVersion)}; this app speaks version ${acp.PROTOCOL_VERSION}.`,
+        `The agent speaks ACP protocol version ${version}; this app speaks version ${acp.PROTOCOL_VERSION}. Update the app or pick an agent version for protocol ${acp.PROTOCOL_VERSION}.`,
       );
     }
     this.initializeResult = result;
@@ -192,23 +377,53 @@ export class AgentConnection {
    * `session/prompt`, returning the raw stop reason even when it is a value the SDK's schema
    * does not know yet (a future ACP stop reason must not turn a finished turn into an error).
    */
-  async prompt(params: RawObject, signal?: AbortSignal): Promise<{ stopReason: string; usage?: RawObject | null }> {
-    const before = new Set(this.outgoingMethods.keys());
-    try {
-      const result = await this.request<RawObject>('session/prompt', params, { signal });
-      return { stopReason: String(result.stopReason), usage: (result.usage as RawObject) ?? null };
-    } catch (error) {
-      for (const [id, result] of this.rawResults) {
-        if (!before.has(id) && typeof result === 'object' && result && 'stopReason' in result) {
-          this.rawResults.delete(id);
-          const raw = result as RawObject;
-          return { stopReason: String(raw.stopReason), usage: (raw.usage as RawObject) ?? null };
-        }
-      }
-      throw error;
-    } finally {
-      for (const id of this.rawResults.keys()) if (!before.has(id)) this.rawResults.delete(id);
+  async prompt(params: RawObject, signal?: AbortSignal): Promise<{ stopReason: string; usage?: RawObject | null; meta?: unknown }> {
+    const result = await this.request<RawObject>('session/prompt', params, { signal });
+    return {
+      stopReason: typeof result?.stopReason === 'string' ? result.stopReason : String(result?.stopReason ?? 'end_turn'),
+      usage: isObject(result?.usage) ? result.usage : null,
+      meta: result?._meta,
+    };
+  }
+
+  /** Throws a clear error unless the agent advertised `sessionCapabilities[name]`. */
+  requireSession(name: string, what: string): void {
+    if (!this.supportsSession(name)) {
+      const agent = agentTitle(this.initializeResult);
+      throw new ProtocolError(`${agent} does not support ${what} (it does not advertise session/${name}).`);
     }
+  }
+
+  /** `session/list` (cursor pagination, cwd filter); only when advertised. */
+  async listSessions(cwd?: string, cursor?: string): Promise<{ sessions: RawObject[]; nextCursor: string | null }> {
+    this.requireSession('list', 'listing its sessions');
+    const params: RawObject = {};
+    if (cwd) params.cwd = cwd;
+    if (cursor) params.cursor = cursor;
+    const result = await this.request<RawObject>('session/list', params, { timeoutMs: 30_000 });
+    const sessions = Array.isArray(result?.sessions) ? result.sessions.filter(isObject) : [];
+    return { sessions, nextCursor: typeof result?.nextCursor === 'string' ? result.nextCursor : null };
+  }
+
+  async deleteSession(acpSessionId: string): Promise<void> {
+    this.requireSession('delete', 'deleting sessions');
+    await this.request('session/delete', { sessionId: acpSessionId }, { timeoutMs: 30_000 });
+  }
+
+  async forkSession(params: RawObject): Promise<RawObject> {
+    this.requireSession('fork', 'forking sessions');
+    return this.request<RawObject>('session/fork', params, { timeoutMs: 60_000 });
+  }
+
+  async closeSession(acpSessionId: string): Promise<void> {
+    this.requireSession('close', 'closing sessions');
+    await this.request('session/close', { sessionId: acpSessionId }, { timeoutMs: 10_000 });
+  }
+
+  /** `logout`, only when the agent advertised `agentCapabilities.auth.logout`. */
+  async logout(): Promise<void> {
+    if (!this.supportsLogout) throw new ProtocolError(`${agentTitle(this.initializeResult)} does not support signing out (no auth.logout capability).`);
+    await this.request('logout', {}, { timeoutMs: 30_000 });
   }
 
   close(): void {
@@ -217,33 +432,68 @@ export class AgentConnection {
     this.connection.close();
   }
 
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   async stop(): Promise<void> {
     this.close();
     await this.process.stop();
   }
 }
 
-export function describeExit(info: ExitInfo): string {
-  if (info.spawnError) return `The agent could not be started: ${info.spawnError}`;
-  if (info.signal) return `The agent was stopped by signal ${info.signal}.`;
-  return `The agent exited with code ${info.code}.`;
+/** What the SDK is given instead of a notification we took raw: an unknown one, ignored. */
+const IGNORED_NOTIFICATION = { jsonrpc: '2.0', method: '_acp-desktop/taken-raw', params: {} };
+
+function agentTitle(init: acp.InitializeResponse | null): string {
+  const info = init?.agentInfo as RawObject | undefined;
+  return String(info?.title ?? info?.name ?? 'The agent');
 }
 
-/** Reports stdout lines that cannot be JSON-RPC, without touching the bytes the SDK reads. */
+function formatSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+function describeAgentError(method: string, error: { code?: number; message?: string; data?: unknown }): string {
+  const message = error?.message ?? String(error);
+  if (error?.code === -32601) return `The agent does not implement ${method} (${message}).`;
+  const detail = isObject(error?.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
+  return `${message}${detail}`;
+}
+
+export function describeExit(info: ExitInfo, stderrTail: string[] = []): string {
+  const tail = stderrTail.filter((line) => line.trim()).slice(-3);
+  const suffix = tail.length ? ` Last output: ${tail.join(' | ')}` : '';
+  if (info.spawnError) return `The agent could not be started: ${info.spawnError}`;
+  if (info.signal) return `The agent was stopped by signal ${info.signal}.${suffix}`;
+  return `The agent exited with code ${info.code}.${suffix}`;
+}
+
+/**
+ * Reports stdout lines that cannot be JSON-RPC, without touching the bytes the SDK reads.
+ * Only the start of each line is kept, so a multi-megabyte message costs nothing extra.
+ */
 function tapBytes(input: ReadableStream<Uint8Array>, onGarbage: (line: string) => void): ReadableStream<Uint8Array> {
   const decoder = new TextDecoder();
-  let partial = '';
+  let head = '';
+  const HEAD = 2000;
+  const finish = () => {
+    const trimmed = head.trim();
+    if (trimmed && !trimmed.startsWith('{')) onGarbage(trimmed);
+    head = '';
+  };
   return input.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         controller.enqueue(chunk);
-        const text = partial + decoder.decode(chunk, { stream: true });
-        const lines = text.split('\n');
-        partial = (lines.pop() ?? '').slice(-65536);
-        for (const line of lines) {
-          const trimmed = line.trim();
-          if (trimmed && !trimmed.startsWith('{')) onGarbage(trimmed.slice(0, 2000));
+        const text = decoder.decode(chunk, { stream: true });
+        let start = 0;
+        for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+          if (head.length < HEAD) head += text.slice(start, Math.min(nl, start + HEAD - head.length));
+          finish();
+          start = nl + 1;
         }
+        if (head.length < HEAD) head += text.slice(start, start + HEAD - head.length);
       },
     }),
   );

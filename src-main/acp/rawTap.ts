@@ -1,8 +1,12 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 
 export interface MessageTap {
-  /** Called synchronously for each incoming message before the SDK sees it. */
-  incoming(message: AnyMessage): void;
+  /**
+   * Called synchronously for each incoming message before the SDK sees it. It may return a
+   * replacement message for the SDK (the raw one stays with the tap): that is how values the
+   * SDK's closed schemas would reject are kept from failing a whole request.
+   */
+  incoming(message: AnyMessage): AnyMessage | void;
   outgoing(message: AnyMessage): void;
 }
 
@@ -15,12 +19,13 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
   const readable = stream.readable.pipeThrough(
     new TransformStream<AnyMessage, AnyMessage>({
       transform(message, controller) {
+        let forward: AnyMessage = message;
         try {
-          tap.incoming(message);
+          forward = tap.incoming(message) ?? message;
         } catch (error) {
           console.error('message tap failed', error);
         }
-        controller.enqueue(message);
+        controller.enqueue(forward);
       },
     }),
   );

@@ -1,6 +1,7 @@
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
 import { AgentConnection, describeExit, type ClientSide } from '../acp/agentConnection';
+import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
 import type { ExitInfo, LaunchSpec } from './agentProcess';
 import { toAuthMethods } from './authMethods';
 
@@ -30,6 +31,8 @@ export interface AgentManagerOptions {
   /** Client-side handlers for a connection to the given agent. */
   clientSide: (agentId: string) => ClientSide;
   initializeTimeoutMs: number;
+  /** Where `env_var` sign-in values are kept; they are added to the agent's environment. */
+  secrets?: SecretStore;
   onChange: () => void;
   onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
 }
@@ -41,12 +44,16 @@ export interface AgentManagerOptions {
 export class AgentManager {
   private runtimes = new Map<string, Runtime>();
   private lastErrors = new Map<string, string>();
-  private lastInit = new Map<string, { agentInfo: RawObject | null; capabilities: RawObject | null; protocolVersion: number; authMethods: AuthMethodInfo[] }>();
+  private lastInit = new Map<
+    string,
+    { agentInfo: RawObject | null; capabilities: RawObject | null; protocolVersion: number; authMethods: AuthMethodInfo[]; meta: unknown }
+  >();
   private stderrCache = new Map<string, string[]>();
-  /** Extra environment for an agent (env-var sign-in), held in memory only. */
-  readonly extraEnv = new Map<string, Record<string, string>>();
+  readonly secrets: SecretStore;
 
-  constructor(private readonly options: AgentManagerOptions) {}
+  constructor(private readonly options: AgentManagerOptions) {
+    this.secrets = options.secrets ?? new InMemorySecretStore();
+  }
 
   find(agentId: string): AgentDefinition | undefined {
     return this.options.definitions().find((agent) => agent.id === agentId);
@@ -70,6 +77,12 @@ export class AgentManager {
         capabilities: init?.capabilities,
         protocolVersion: init?.protocolVersion,
         authMethods: init?.authMethods,
+        signIn: {
+          storedEnv: Object.keys(readAgentEnv(this.secrets, agent.id)),
+          secretsPersistent: this.secrets.persistent,
+          secretsDescription: this.secrets.description,
+          canLogout: Boolean(init?.capabilities && typeof init.capabilities.auth === 'object' && init.capabilities.auth && (init.capabilities.auth as RawObject).logout),
+        },
       };
     });
   }
@@ -86,7 +99,7 @@ export class AgentManager {
     const agent = this.find(agentId);
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
-    const launch: LaunchSpec = { ...agent.launch, env: { ...agent.launch.env, ...this.extraEnv.get(agentId) } };
+    const launch = this.launchSpec(agentId)!;
     const connection = new AgentConnection(launch, this.options.clientSide(agentId));
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {
@@ -97,6 +110,7 @@ export class AgentManager {
           capabilities: (init.agentCapabilities as RawObject | undefined) ?? null,
           protocolVersion: init.protocolVersion,
           authMethods: toAuthMethods(init.authMethods),
+          meta: (init as RawObject)._meta,
         });
         runtime.status = 'ready';
         this.lastErrors.delete(agentId);
@@ -108,6 +122,8 @@ export class AgentManager {
         runtime.status = 'error';
         runtime.error = message;
         this.lastErrors.set(agentId, message);
+        // Stopped on purpose (timeout, protocol mismatch): its sessions get this error, not "exited".
+        if (this.runtimes.get(agentId) === runtime) this.runtimes.delete(agentId);
         void connection.stop();
         this.options.onChange();
         throw new Error(message);
@@ -119,11 +135,25 @@ export class AgentManager {
       this.stderrCache.set(agentId, connection.process.stderr.tail());
       if (this.runtimes.get(agentId) !== runtime) return;
       this.runtimes.delete(agentId);
-      if (runtime.status === 'ready') this.lastErrors.set(agentId, describeExit(info));
       this.options.onChange();
+      // Before `initialize` answered, the sessions waiting on it get the start error (with stderr).
+      if (runtime.status !== 'ready') return;
+      this.lastErrors.set(agentId, describeExit(info));
       this.options.onExit(agentId, info, connection.process.stderr.tail(20));
     });
     return runtime.ready;
+  }
+
+  /** How the agent is started now: its command, args and env plus stored sign-in values. */
+  launchSpec(agentId: string): LaunchSpec | undefined {
+    const launch = this.find(agentId)?.launch;
+    if (!launch) return undefined;
+    return { ...launch, args: [...launch.args], env: { ...launch.env, ...readAgentEnv(this.secrets, agentId) } };
+  }
+
+  /** What the agent said at its last `initialize` (capabilities survive the process). */
+  capabilities(agentId: string): RawObject | null {
+    return this.lastInit.get(agentId)?.capabilities ?? null;
   }
 
   stderr(agentId: string): string[] {

@@ -44,12 +44,15 @@ interface Handle {
 export class Terminal {
   readonly id = `term_${randomUUID()}`;
   readonly output: OutputBuffer;
+  /** The sign-in terminal the person types into (not one an agent created). */
+  readonly interactive: boolean;
   exit: TerminalExit | null = null;
   readonly exited: Promise<TerminalExit>;
   private handle: Handle;
 
   constructor(spec: TerminalSpec, onData: (data: string) => void) {
     this.output = new OutputBuffer(spec.outputByteLimit ?? null);
+    this.interactive = spec.interactive === true;
     let resolveExit!: (exit: TerminalExit) => void;
     this.exited = new Promise((resolve) => (resolveExit = resolve));
     const finish = (exit: TerminalExit) => {

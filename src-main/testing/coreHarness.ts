@@ -1,22 +1,51 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { SessionEvent } from '../../src-shared/session/events';
+import type { SessionEvent, SessionEventKind } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
-import type { SessionState } from '../../src-shared/session/state';
-import { AppCore } from '../core/appCore';
+import type { SessionState, ToolCallEntry, TranscriptEntry } from '../../src-shared/session/state';
+import { AppCore, type AppCoreOptions } from '../core/appCore';
 
 export const FIXTURE_AGENT = resolve(import.meta.dirname, '../../e2e/fixtures/fixture-agent.mjs');
 
+export interface HarnessOptions {
+  /** More custom agents: `{ id, name, args }` run the fixture with those flags; `command` runs anything. */
+  agents?: { id: string; name?: string; args?: string[]; command?: string; env?: Record<string, string> }[];
+  /** Extra AppCore options (timeouts, secrets). */
+  core?: Partial<AppCoreOptions>;
+  /** Reuse a data folder (app restart). */
+  dataDir?: string;
+  workspace?: string;
+}
+
 /** A core in a fresh data folder with the fixture agent configured as custom agent `fixture`. */
-export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'acp-core-'));
-  const workspace = mkdtempSync(join(tmpdir(), 'acp-ws-'));
-  writeFileSync(
-    join(dataDir, 'settings.json'),
-    JSON.stringify({ agents: [{ id: 'fixture', name: 'Fixture', command: process.execPath, args: [FIXTURE_AGENT, '--delay', '0', ...agentArgs] }], ...extra }),
-  );
-  const core = new AppCore({ dataDir, host: 'browser', defaultCwd: workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000 });
+export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown> = {}, options: HarnessOptions = {}) {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'acp-core-'));
+  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'acp-ws-'));
+  const fixture = (id: string, name: string, args: string[], env: Record<string, string> = {}) => ({
+    id,
+    name,
+    command: process.execPath,
+    args: [FIXTURE_AGENT, '--delay', '0', ...args],
+    env,
+  });
+  const agents = [
+    fixture('fixture', 'Fixture', agentArgs),
+    ...(options.agents ?? []).map((agent) =>
+      agent.command
+        ? { id: agent.id, name: agent.name ?? agent.id, command: agent.command, args: agent.args ?? [], env: agent.env ?? {} }
+        : fixture(agent.id, agent.name ?? agent.id, agent.args ?? [], agent.env),
+    ),
+  ];
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents, ...extra }, null, 2));
+  const core = new AppCore({
+    dataDir,
+    host: 'browser',
+    defaultCwd: workspace,
+    initializeTimeoutMs: 10_000,
+    cancelGraceMs: 2000,
+    ...options.core,
+  });
   const states = new Map<string, SessionState>();
   const events: SessionEvent[] = [];
   core.on((name, payload) => {
@@ -25,24 +54,101 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
     events.push(...batch.events);
     states.set(batch.sessionId, reduceSession(states.get(batch.sessionId), batch.events));
   });
-  const waitFor = async (predicate: () => boolean, what: string, timeoutMs = 10_000) => {
+  const waitFor = async (predicate: () => boolean, what: string | (() => string), timeoutMs = 10_000) => {
     const start = Date.now();
     while (!predicate()) {
-      if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${what}`);
+      if (Date.now() - start > timeoutMs) throw new Error(`Timed out waiting for ${typeof what === 'string' ? what : what()}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   };
   const state = (sessionId: string) => states.get(sessionId)!;
-  const newSession = async () => {
-    const { sessionId } = await core.handlers['session.new']({ agentId: 'fixture', cwd: workspace });
-    await waitFor(() => states.get(sessionId)?.acpSessionId != null || states.get(sessionId)?.status === 'error' || Boolean(states.get(sessionId)?.authMethods), 'session to connect');
+  const eventsOf = <K extends SessionEventKind>(sessionId: string, kind: K) =>
+    events.filter((event): event is Extract<SessionEvent, { kind: K }> => event.sessionId === sessionId && event.kind === kind);
+  const connected = (sessionId: string) => {
+    const s = states.get(sessionId);
+    return s?.acpSessionId != null && s.status !== 'starting';
+  };
+  const newSession = async (agentId = 'fixture', extraInput: { cwd?: string; additionalDirectories?: string[] } = {}) => {
+    const { sessionId } = await core.handlers['session.new']({ agentId, cwd: extraInput.cwd ?? workspace, additionalDirectories: extraInput.additionalDirectories });
+    await waitFor(
+      () =>
+        eventsOf(sessionId, 'session.connected').length > 0 ||
+        states.get(sessionId)?.status === 'error' ||
+        states.get(sessionId)?.status === 'exited' ||
+        Boolean(states.get(sessionId)?.authMethods),
+      'session to connect',
+    );
     return sessionId;
   };
-  const prompt = async (sessionId: string, text: string) => {
-    const before = state(sessionId)?.entries.filter((e) => e.kind === 'stop').length ?? 0;
-    await core.handlers['session.prompt']({ sessionId, prompt: [{ type: 'text', text }] });
-    await waitFor(() => (state(sessionId)?.entries.filter((e) => e.kind === 'stop').length ?? 0) > before, `turn "${text}" to end`);
+  const stops = (sessionId: string) => state(sessionId)?.entries.filter((e) => e.kind === 'stop').length ?? 0;
+  /** Sends a prompt; resolves when the turn has ended. */
+  const prompt = async (sessionId: string, text: string | Record<string, unknown>[], timeoutMs = 10_000) => {
+    const before = stops(sessionId);
+    await send(sessionId, text);
+    await waitFor(() => stops(sessionId) > before, `turn "${typeof text === 'string' ? text : 'blocks'}" to end`, timeoutMs);
     return state(sessionId);
   };
-  return { core, dataDir, workspace, states, events, state, waitFor, newSession, prompt };
+  /** Sends a prompt without waiting for the turn. */
+  const send = (sessionId: string, text: string | Record<string, unknown>[]) =>
+    core.handlers['session.prompt']({ sessionId, prompt: typeof text === 'string' ? [{ type: 'text', text }] : (text as { type: string }[]) });
+  /** All agent text of the session, joined. */
+  const agentText = (sessionId: string) =>
+    (state(sessionId)?.entries ?? [])
+      .filter((e): e is Extract<TranscriptEntry, { kind: 'agent' }> => e.kind === 'agent')
+      .map((e) => e.text)
+      .join('\n');
+  const lastStop = (sessionId: string) => [...(state(sessionId)?.entries ?? [])].reverse().find((e) => e.kind === 'stop') as Extract<TranscriptEntry, { kind: 'stop' }> | undefined;
+  const tool = (sessionId: string, toolCallId: string) => {
+    const s = state(sessionId);
+    const index = s?.toolIndex[toolCallId];
+    return index === undefined ? undefined : (s.entries[index] as ToolCallEntry);
+  };
+  const notices = (sessionId: string) =>
+    (state(sessionId)?.entries ?? []).filter((e): e is Extract<TranscriptEntry, { kind: 'notice' }> => e.kind === 'notice');
+  const waitForPermission = async (sessionId: string) => {
+    await waitFor(() => (state(sessionId)?.permissions.length ?? 0) > 0, 'a permission request');
+    return state(sessionId).permissions[0];
+  };
+  const waitForElicitation = async (sessionId: string) => {
+    await waitFor(() => (state(sessionId)?.elicitations.length ?? 0) > 0, 'an elicitation');
+    return state(sessionId).elicitations[0];
+  };
+  const dispose = () => core.dispose();
+  return {
+    core,
+    dataDir,
+    workspace,
+    states,
+    events,
+    state,
+    eventsOf,
+    connected,
+    waitFor,
+    newSession,
+    prompt,
+    send,
+    agentText,
+    lastStop,
+    tool,
+    notices,
+    waitForPermission,
+    waitForElicitation,
+    dispose,
+  };
+}
+
+export type Harness = ReturnType<typeof makeCore>;
+
+/** Disposes every harness made in a test file: `afterEach(disposeAll(list))`. */
+export function disposer() {
+  const list: Harness[] = [];
+  return {
+    track<T extends Harness>(harness: T): T {
+      list.push(harness);
+      return harness;
+    },
+    async disposeAll() {
+      await Promise.all(list.splice(0).map((h) => h.dispose()));
+    },
+  };
 }

@@ -5,6 +5,8 @@ import type { AppNotice, AppState } from '../../src-shared/ipc/appState';
 import type { EventName, EventPayload, Handlers } from '../../src-shared/ipc/contract';
 import { ProtocolError } from '../acp/agentConnection';
 import { AgentManager, type AgentDefinition } from '../agents/agentManager';
+import { historyHandlers } from '../history/historyHandlers';
+import { HistoryService } from '../history/historyService';
 import { isInsideRoots } from '../fs/fileAccess';
 import { SessionManager } from '../sessions/sessionManager';
 import { SettingsStore } from '../store/settingsStore';
@@ -38,6 +40,8 @@ export class AppCore {
   readonly agents: AgentManager;
   readonly sessions: SessionManager;
   readonly tabs: TabsStore;
+  /** History, search, drafts, export (issue 6). */
+  readonly history: HistoryService;
   private listeners = new Set<Listener>();
   private notices: AppNotice[] = [];
   private extensions: CoreExtension[] = [];
@@ -59,12 +63,27 @@ export class AppCore {
       dataDir: options.dataDir,
       agents: this.agents,
       settings: () => this.settings.settings,
-      emit: (sessionId, events) => this.emit('session.events', { sessionId, events }),
+      emit: (sessionId, events) => {
+        this.emit('session.events', { sessionId, events });
+        // The batch is in the log already: the history index and search catch up from it.
+        this.history.onEvents(sessionId, events);
+      },
       onChange: () => this.changed(),
       cancelGraceMs: options.cancelGraceMs,
     });
     this.tabs = new TabsStore(options.dataDir);
+    this.history = new HistoryService({
+      dataDir: options.dataDir,
+      sessions: this.sessions,
+      agents: this.agents,
+      tabs: this.tabs,
+      settings: () => this.settings.settings,
+      notice: (level, message) => this.notice(level, message),
+      changed: () => this.changed(),
+    });
     this.ready = this.restoreTabs();
+    // Index logs written while the app was not running (or before a crash) in the background.
+    void this.ready.then(() => this.history.reconcile());
     attachRegistry(this);
   }
 
@@ -151,6 +170,7 @@ export class AppCore {
 
   readonly handlers: Handlers = {
     ...registryHandlers(this),
+    ...historyHandlers(() => this.history),
     'app.state': async () => {
       await this.ready;
       return this.state();
@@ -291,6 +311,7 @@ export class AppCore {
 
   async dispose(): Promise<void> {
     await this.sessions.disposeAll();
+    await this.history.dispose();
     await this.agents.stopAll();
     this.settings.dispose();
   }

@@ -134,12 +134,28 @@ export class SessionManager {
 
   // ---------------------------------------------------------------- lifecycle
 
-  create(agentId: string, agentName: string, cwd: string, additionalDirectories: string[] = []): Session {
+  /**
+   * `origin` (history, issue 6): a session opened from the agent's `session/list` starts bound
+   * to that ACP session id, so its first connect loads it instead of calling `session/new`.
+   */
+  create(
+    agentId: string,
+    agentName: string,
+    cwd: string,
+    additionalDirectories: string[] = [],
+    origin: { acpSessionId?: string; title?: string; forkedFrom?: string; continuedFrom?: string } = {},
+  ): Session {
     const id = `s_${randomUUID()}`;
     const session = this.blank(id, agentId, [cwd, ...additionalDirectories]);
     this.sessions.set(id, session);
-    this.record(session, { kind: 'session.created', agentId, agentName, cwd });
+    session.acpSessionId = origin.acpSessionId ?? null;
+    this.record(session, { kind: 'session.created', agentId, agentName, cwd, ...origin });
     return session;
+  }
+
+  /** Records an app event on a live session (history: a rename). */
+  recordEvent(sessionId: string, body: SessionEventBody): void {
+    this.record(this.get(sessionId), body);
   }
 
   private blank(id: string, agentId: string, roots: string[]): Session {
@@ -165,8 +181,11 @@ export class SessionManager {
     const existing = this.sessions.get(sessionId);
     if (existing) return existing;
     let state: SessionState | undefined;
+    // What the agent said it could do when this session last connected (issue 6: read-only restore).
+    let capabilities: RawObject | null | undefined;
     const result = await readEventLog(this.logFile(sessionId), (batch) => {
       state = reduceSession(state, batch);
+      for (const event of batch) if (event.kind === 'session.connected') capabilities = event.capabilities;
     });
     if (!state || !state.agentId) return null;
     const session = this.blank(sessionId, state.agentId, [state.cwd]);
@@ -183,6 +202,11 @@ export class SessionManager {
     }
     for (const pending of state.permissions) this.record(session, { kind: 'permission.resolved', requestId: pending.requestId, optionId: null, reason: 'app restarted' });
     for (const pending of state.elicitations) this.record(session, { kind: 'elicitation.resolved', requestId: pending.requestId, action: 'cancel' });
+    // An agent that can neither resume nor load cannot continue this conversation: say so now,
+    // before the person types, instead of failing their next message.
+    if (state.acpSessionId && !state.readonlyReason && capabilities && !canReconnect(capabilities)) {
+      this.record(session, { kind: 'session.readonly', reason: readonlyReason(state.agentName) });
+    }
     return session;
   }
 
@@ -200,11 +224,15 @@ export class SessionManager {
         };
         let how: 'new' | 'load' | 'resume' = 'new';
         let result: RawObject;
-        if (previous && connection.supportsSession('resume')) {
+        const canLoad = connection.agentCapabilities.loadSession === true;
+        // A session opened from the agent's list has no transcript here yet: `session/load`
+        // brings its history, `session/resume` would not (issue 6).
+        const wantsHistory = canLoad && session.state.entries.length === 0;
+        if (previous && connection.supportsSession('resume') && !wantsHistory) {
           how = 'resume';
           this.bindAcp(session, previous);
           result = await connection.request<RawObject>('session/resume', { ...params, sessionId: previous }, { timeoutMs: 60_000 });
-        } else if (previous && (connection.agentCapabilities.loadSession === true)) {
+        } else if (previous && canLoad) {
           how = 'load';
           this.bindAcp(session, previous);
           session.replaying = session.state.entries.length > 0;
@@ -213,14 +241,14 @@ export class SessionManager {
           } finally {
             session.replaying = false;
           }
+        } else if (previous) {
+          // Neither resume nor load: the transcript stays, read-only, with "Start a new
+          // session from here" (issue 6) rather than a new agent session that silently
+          // forgets everything shown above.
+          const reason = readonlyReason(session.state.agentName);
+          this.record(session, { kind: 'session.readonly', reason });
+          throw new ProtocolError(reason);
         } else {
-          if (previous) {
-            this.record(session, {
-              kind: 'notice',
-              level: 'info',
-              message: `${session.state.agentName} cannot resume earlier sessions, so this continues in a new agent session: the agent does not remember the messages above.`,
-            });
-          }
           result = await connection.request<RawObject>('session/new', params, { timeoutMs: 60_000 });
           this.bindAcp(session, String(result.sessionId));
         }
@@ -624,4 +652,14 @@ export class SessionManager {
     this.batcher.flush();
     for (const session of this.sessions.values()) session.log.close();
   }
+}
+
+/** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */
+function canReconnect(capabilities: RawObject): boolean {
+  const session = (capabilities.sessionCapabilities ?? {}) as RawObject;
+  return capabilities.loadSession === true || (session.resume !== undefined && session.resume !== null && session.resume !== false);
+}
+
+function readonlyReason(agentName: string): string {
+  return `${agentName || 'This agent'} cannot resume or load earlier sessions, so this conversation cannot go on here. Start a new session from here to continue with the same agent and folder.`;
 }

@@ -3,6 +3,7 @@ import type { SessionEvent } from '../session/events';
 import type { AppState } from './appState';
 import { event, request } from './define';
 import { registryEvents, registryRequests } from './registryContract';
+import { historyRequests } from './historyContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -115,6 +116,7 @@ export const requests = {
     'Replace the settings file (validated first; a bad file is refused with the reason).',
   ),
   ...registryRequests,
+  ...historyRequests,
 } as const;
 
 export const events = {

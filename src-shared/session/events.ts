@@ -48,6 +48,12 @@ export type SessionEventBody =
       agentName: string;
       cwd: string;
       title?: string;
+      /** Set when the session starts bound to an agent's session (opened from the agent's list, forked). */
+      acpSessionId?: string;
+      /** The app session this one was forked from. */
+      forkedFrom?: string;
+      /** The read-only session this one continues ("Start a new session from here"). */
+      continuedFrom?: string;
     }
   /** The agent process answered `session/new`, `session/load` or `session/resume`. */
   | {
@@ -105,7 +111,13 @@ export type SessionEventBody =
   | { kind: 'file.written'; path: string; oldText: string | null; newText: string }
   | { kind: 'config.options'; configOptions: unknown[] }
   | { kind: 'mode.changed'; modeId: string }
-  | { kind: 'title.changed'; title: string }
+  /** A title set by the app; `byPerson` (a rename) keeps later agent titles from replacing it. */
+  | { kind: 'title.changed'; title: string; byPerson?: boolean }
+  /**
+   * The session is bound to an ACP session id that the next connect resumes or loads
+   * (a fork made with `session/fork`; a copied transcript's own id no longer applies).
+   */
+  | { kind: 'session.bound'; acpSessionId: string; origin: 'fork' | 'agent-list' | (string & {}) }
   | { kind: 'auth.required'; methods: AuthMethodInfo[]; message?: string }
   | { kind: 'auth.completed'; methodId: string }
   | { kind: 'agent.exited'; code: number | null; signal: string | null; stderrTail: string[] }

@@ -82,6 +82,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.agentName = event.agentName;
       state.cwd = event.cwd;
       if (event.title) state.title = event.title;
+      if (event.acpSessionId) state.acpSessionId = event.acpSessionId;
       state.status = 'starting';
       return;
     case 'session.connected':
@@ -220,6 +221,10 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'title.changed':
       state.title = event.title;
+      if (event.byPerson) state.titleByPerson = true;
+      return;
+    case 'session.bound':
+      state.acpSessionId = event.acpSessionId;
       return;
     case 'auth.required':
       state.authMethods = event.methods;
@@ -384,7 +389,8 @@ function applyUpdate(state: SessionState, update: RawObject, seq: number): void 
       if (Array.isArray(update.configOptions)) state.configOptions = update.configOptions.filter(isObject);
       return;
     case 'session_info_update':
-      if ('title' in update) state.title = typeof update.title === 'string' ? update.title : null;
+      // A person's rename wins over titles the agent generates later.
+      if ('title' in update && !state.titleByPerson) state.title = typeof update.title === 'string' ? update.title : null;
       return;
     case 'usage_update': {
       const cost = isObject(update.cost) ? (update.cost as { amount: number; currency: string }) : null;

@@ -138,6 +138,8 @@ export interface SessionState {
   status: SessionStatus;
   currentTurnId: string | null;
   entries: TranscriptEntry[];
+  /** Set once the person renamed the session: agent titles (`session_info_update`) no longer replace it. */
+  titleByPerson?: boolean;
   /** toolCallId → index in `entries`. */
   toolIndex: Record<string, number>;
   plan: PlanEntryItem[];

@@ -1,0 +1,452 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc/historyContract';
+import { exportFileName, sessionToMarkdown } from '../../src-shared/history/markdown';
+import { blockText } from '../../src-shared/history/entryText';
+import type { RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import { reduceSession } from '../../src-shared/session/reducer';
+import type { SessionState } from '../../src-shared/session/state';
+import type { Settings } from '../../src-shared/settings';
+import { ProtocolError } from '../acp/agentConnection';
+import type { AgentManager } from '../agents/agentManager';
+import { toMcpServers } from '../sessions/mcpServers';
+import type { SessionManager } from '../sessions/sessionManager';
+import { DraftsStore } from '../store/draftsStore';
+import { EventLog, readEventLog } from '../store/eventLog';
+import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessionCatalog';
+import type { TabsStore } from '../store/tabsStore';
+import { SearchIndex } from './searchIndex';
+
+export interface HistoryServiceOptions {
+  dataDir: string;
+  sessions: SessionManager;
+  agents: AgentManager;
+  tabs: TabsStore;
+  settings: () => Settings;
+  notice: (level: 'info' | 'warning' | 'error', message: string) => void;
+  changed: () => void;
+  /** How long after a batch the index and search catch up (they are caches; the log is the truth). */
+  indexDelayMs?: number;
+}
+
+const LOG_SUFFIX = '.jsonl';
+
+/**
+ * Sessions that last (issue 6): the history index, full-text search, drafts, export, and the
+ * history actions (open an agent's session, rename, delete, fork, continue in a new session).
+ *
+ * The event logs stay the one source of truth. The history index (`sessions/index.json`) and
+ * the search index (`sessions/search-index.json`) are caches that record the log size they
+ * were built from; `reconcile()` re-folds any log whose size differs, so a crash, a deleted
+ * cache or a corrupt file only costs a rebuild.
+ */
+export class HistoryService {
+  readonly drafts: DraftsStore;
+  readonly catalog: SessionCatalog;
+  readonly search: SearchIndex;
+  private dirty = new Set<string>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private reconciling: Promise<void> | null = null;
+  private readonly sessionsDir: string;
+
+  constructor(private readonly options: HistoryServiceOptions) {
+    this.sessionsDir = join(options.dataDir, 'sessions');
+    this.drafts = new DraftsStore(options.dataDir);
+    this.catalog = new SessionCatalog(options.dataDir);
+    this.search = new SearchIndex(options.dataDir);
+    if (this.drafts.error) options.notice('warning', `Unsent drafts could not be read and were reset (${this.drafts.error}).`);
+    if (this.search.loadError) options.notice('info', this.search.loadError);
+  }
+
+  // ---------------------------------------------------------------- keeping the caches current
+
+  /** Called with every batch after it is appended to the log: the caches catch up shortly after. */
+  onEvents(sessionId: string, _events: readonly SessionEvent[]): void {
+    this.dirty.add(sessionId);
+    this.timer ??= setTimeout(() => this.catchUp(), this.options.indexDelayMs ?? 400);
+  }
+
+  /** Updates the index and search for sessions that got events (live sessions only). */
+  catchUp(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.dirty.size === 0) return;
+    // Everything recorded is appended first, so the sizes below match the state we index.
+    this.options.sessions.flush();
+    const dirty = [...this.dirty];
+    this.dirty.clear();
+    for (const sessionId of dirty) {
+      const live = this.options.sessions.sessions.get(sessionId);
+      if (!live) continue;
+      const size = fileSize(live.log.file);
+      if (size === null) continue;
+      this.catalog.put(catalogEntry(live.state, size));
+      this.search.indexState(live.state, size, false);
+    }
+  }
+
+  /**
+   * Brings the caches in line with the logs on disk: new or changed logs are folded (streamed)
+   * and indexed, deleted ones dropped. Runs once at start; later calls share or repeat it.
+   */
+  reconcile(): Promise<void> {
+    this.reconciling ??= this.doReconcile().finally(() => {
+      this.reconciling = null;
+    });
+    return this.reconciling;
+  }
+
+  private async doReconcile(): Promise<void> {
+    this.catchUp();
+    let names: string[] = [];
+    try {
+      names = readdirSync(this.sessionsDir).filter((name) => name.endsWith(LOG_SUFFIX));
+    } catch {
+      /* no sessions yet */
+    }
+    const onDisk = new Set<string>();
+    for (const name of names) {
+      const sessionId = name.slice(0, -LOG_SUFFIX.length);
+      onDisk.add(sessionId);
+      const file = join(this.sessionsDir, name);
+      const size = fileSize(file);
+      if (size === null) continue;
+      if (this.catalog.get(sessionId)?.logSize === size && this.search.indexedLogSize(sessionId) === size) continue;
+      try {
+        const state = await this.stateOf(sessionId);
+        if (!state?.agentId) continue;
+        const current = fileSize(file) ?? size;
+        this.catalog.put(catalogEntry(state, current));
+        this.search.indexState(state, current, true);
+      } catch (error) {
+        this.options.notice('warning', `Could not index session ${sessionId}: ${(error as Error).message}`);
+      }
+    }
+    for (const entry of this.catalog.list()) if (!onDisk.has(entry.sessionId)) this.catalog.remove(entry.sessionId);
+    for (const sessionId of this.search.indexedSessions()) if (!onDisk.has(sessionId)) this.search.removeSession(sessionId);
+  }
+
+  /** A session's current state: the live one (flushed), else a fold of its log. */
+  async stateOf(sessionId: string): Promise<SessionState | null> {
+    const live = this.options.sessions.sessions.get(sessionId);
+    if (live) {
+      this.options.sessions.flush();
+      return live.state;
+    }
+    let state: SessionState | undefined;
+    await readEventLog(this.logFile(sessionId), (batch) => {
+      state = reduceSession(state, batch);
+    });
+    return state ?? null;
+  }
+
+  private logFile(sessionId: string): string {
+    return this.options.sessions.logFile(sessionId);
+  }
+
+  // ---------------------------------------------------------------- history list
+
+  private item(entry: CatalogEntry): HistoryItem {
+    const live = this.options.sessions.sessions.get(entry.sessionId);
+    const state = live?.state;
+    const agent = this.options.agents.find(entry.agentId);
+    return {
+      sessionId: entry.sessionId,
+      agentId: entry.agentId,
+      agentName: agent?.name ?? entry.agentName,
+      cwd: entry.cwd,
+      title: state ? state.title : entry.title,
+      acpSessionId: state ? state.acpSessionId : entry.acpSessionId,
+      lastActivity: state ? state.lastActivity : entry.lastActivity,
+      messageCount: entry.messageCount,
+      origin: 'local',
+      open: this.options.tabs.current().open.includes(entry.sessionId),
+      readonly: state ? Boolean(state.readonlyReason) : entry.readonly,
+      forkedFrom: entry.forkedFrom,
+    };
+  }
+
+  async list(cwd?: string): Promise<HistoryItem[]> {
+    await this.reconcile();
+    this.catchUp();
+    return this.catalog
+      .list()
+      .filter((entry) => !cwd || entry.cwd === cwd)
+      .map((entry) => this.item(entry))
+      .sort((a, b) => b.lastActivity - a.lastActivity);
+  }
+
+  /** One page of the agent's `session/list`, each row mapped to a local session when one is bound to it. */
+  async agentSessions(agentId: string, cwd?: string, cursor?: string): Promise<{ items: HistoryItem[]; nextCursor: string | null }> {
+    const agent = this.options.agents.find(agentId);
+    if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
+    const connection = await this.options.agents.ensureRunning(agentId);
+    if (!connection.supportsSession('list')) throw new ProtocolError(`${agent.name} does not list its sessions (no session/list capability).`);
+    const params: RawObject = {};
+    if (cwd) params.cwd = cwd;
+    if (cursor) params.cursor = cursor;
+    const result = await connection.request<RawObject>('session/list', params, { timeoutMs: 30_000 });
+    await this.reconcile();
+    const byAcp = new Map<string, CatalogEntry>();
+    for (const entry of this.catalog.list()) if (entry.agentId === agentId && entry.acpSessionId) byAcp.set(entry.acpSessionId, entry);
+    const items: HistoryItem[] = [];
+    for (const raw of Array.isArray(result?.sessions) ? (result.sessions as RawObject[]) : []) {
+      if (!raw || typeof raw.sessionId !== 'string') continue;
+      const local = byAcp.get(raw.sessionId);
+      const updatedAt = typeof raw.updatedAt === 'string' ? Date.parse(raw.updatedAt) : NaN;
+      const listed: HistoryItem = {
+        sessionId: null,
+        agentId,
+        agentName: agent.name,
+        cwd: typeof raw.cwd === 'string' ? raw.cwd : (cwd ?? ''),
+        title: typeof raw.title === 'string' ? raw.title : null,
+        acpSessionId: raw.sessionId,
+        lastActivity: Number.isFinite(updatedAt) ? updatedAt : 0,
+        messageCount: null,
+        origin: 'agent',
+        open: false,
+        readonly: false,
+      };
+      if (local) {
+        const mine = this.item(local);
+        items.push({ ...mine, origin: 'both', title: mine.title ?? listed.title, lastActivity: Math.max(mine.lastActivity, listed.lastActivity) });
+      } else {
+        items.push(listed);
+      }
+    }
+    // Cursors are opaque: passed back as given, never parsed or kept (protocol-v1-session-list).
+    const nextCursor = typeof result?.nextCursor === 'string' && result.nextCursor ? result.nextCursor : null;
+    return { items, nextCursor };
+  }
+
+  private openTab(sessionId: string): void {
+    this.options.tabs.open(sessionId);
+    this.options.changed();
+  }
+
+  /** Opens a session only the agent knows: a local session bound to its id, loaded on connect. */
+  async openAgentSession(agentId: string, acpSessionId: string, cwd: string, title?: string | null): Promise<string> {
+    await this.reconcile();
+    const existing = this.catalog.list().find((entry) => entry.agentId === agentId && entry.acpSessionId === acpSessionId);
+    if (existing) {
+      if (!(await this.options.sessions.restore(existing.sessionId))) throw new ProtocolError(`No session "${existing.sessionId}".`);
+      this.openTab(existing.sessionId);
+      return existing.sessionId;
+    }
+    const agent = this.options.agents.find(agentId);
+    if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
+    const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId, ...(title ? { title } : {}) });
+    this.openTab(session.id);
+    void this.options.sessions.connect(session).catch(() => {});
+    return session.id;
+  }
+
+  // ---------------------------------------------------------------- rename, delete, fork
+
+  async rename(sessionId: string, title: string): Promise<void> {
+    const body: SessionEventBody = { kind: 'title.changed', title, byPerson: true };
+    if (this.options.sessions.sessions.has(sessionId)) {
+      this.options.sessions.recordEvent(sessionId, body);
+      this.onEvents(sessionId, []);
+      return;
+    }
+    // Not open: append to its log directly (the next restore folds it like any other event).
+    await this.reconcile();
+    const entry = this.catalog.get(sessionId);
+    if (!entry) throw new ProtocolError(`No session "${sessionId}".`);
+    const log = new EventLog(this.logFile(sessionId));
+    log.append([{ ...body, sessionId, seq: entry.lastSeq + 1, ts: Date.now() } as SessionEvent]);
+    log.close();
+    this.catalog.put({ ...entry, title, lastSeq: entry.lastSeq + 1, logSize: fileSize(log.file) ?? entry.logSize });
+    this.options.changed();
+  }
+
+  /** Deletes a session here (tab, log, draft, caches) and, when asked, on the agent. */
+  async delete(input: { sessionId?: string; agentId?: string; acpSessionId?: string; alsoOnAgent: boolean }): Promise<{ agentDeleted: boolean }> {
+    await this.reconcile();
+    let agentId = input.agentId;
+    let acpSessionId = input.acpSessionId;
+    if (input.sessionId) {
+      const sessionId = input.sessionId;
+      const entry = this.catalog.get(sessionId);
+      const live = this.options.sessions.sessions.get(sessionId);
+      if (!entry && !live && !existsSync(this.logFile(sessionId))) throw new ProtocolError(`No session "${sessionId}".`);
+      agentId ??= live?.agentId ?? entry?.agentId;
+      acpSessionId ??= live?.acpSessionId ?? entry?.acpSessionId ?? undefined;
+      this.options.sessions.close(sessionId);
+      this.options.tabs.close(sessionId);
+      try {
+        unlinkSync(this.logFile(sessionId));
+      } catch {
+        /* already gone */
+      }
+      this.catalog.remove(sessionId);
+      this.search.removeSession(sessionId);
+      this.drafts.delete(sessionId);
+      this.options.changed();
+    }
+    let agentDeleted = false;
+    if ((input.alsoOnAgent || !input.sessionId) && agentId && acpSessionId) {
+      const connection = await this.options.agents.ensureRunning(agentId);
+      if (!connection.supportsSession('delete')) {
+        if (!input.sessionId) throw new ProtocolError('This agent cannot delete its sessions (no session/delete capability).');
+      } else {
+        await connection.request('session/delete', { sessionId: acpSessionId }, { timeoutMs: 30_000 });
+        agentDeleted = true;
+      }
+    }
+    return { agentDeleted };
+  }
+
+  /**
+   * Forks with `session/fork`. A local session's fork starts as a copy of its log (so the
+   * transcript so far is there), re-bound to the new ACP session id with `session.bound`.
+   */
+  async fork(input: { sessionId?: string; agentId?: string; acpSessionId?: string; cwd?: string }): Promise<string> {
+    await this.reconcile();
+    let source: SessionState | null = null;
+    if (input.sessionId) {
+      source = await this.stateOf(input.sessionId);
+      if (!source?.agentId) throw new ProtocolError(`No session "${input.sessionId}".`);
+    }
+    const agentId = source?.agentId ?? input.agentId;
+    const parentAcp = source?.acpSessionId ?? input.acpSessionId;
+    const cwd = source?.cwd ?? input.cwd;
+    if (!agentId || !cwd) throw new ProtocolError('Fork needs a local session, or an agent, its session id and a folder.');
+    if (!parentAcp) throw new ProtocolError('This session never reached its agent, so there is nothing to fork there.');
+    const agent = this.options.agents.find(agentId);
+    if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
+    const connection = await this.options.agents.ensureRunning(agentId);
+    if (!connection.supportsSession('fork')) throw new ProtocolError(`${agent.name} cannot fork sessions (no session/fork capability).`);
+    const result = await connection.request<RawObject>(
+      'session/fork',
+      { sessionId: parentAcp, cwd, mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities) },
+      { timeoutMs: 60_000 },
+    );
+    const forkAcp = typeof result?.sessionId === 'string' ? result.sessionId : null;
+    if (!forkAcp) throw new ProtocolError(`${agent.name} answered session/fork without a session id.`);
+    const title = `${source?.title ?? 'Session'} (fork)`;
+
+    if (!source || !input.sessionId) {
+      const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId: forkAcp, title });
+      this.openTab(session.id);
+      void this.options.sessions.connect(session).catch(() => {});
+      return session.id;
+    }
+    const parentId = input.sessionId;
+    const newId = `s_${randomUUID()}`;
+    const log = new EventLog(this.logFile(newId));
+    let seq = 0;
+    await readEventLog(this.logFile(parentId), (batch) => {
+      log.append(batch.map((event) => ({ ...event, sessionId: newId })));
+      seq = batch[batch.length - 1].seq;
+    });
+    const now = Date.now();
+    const tail: SessionEventBody[] = [
+      { kind: 'title.changed', title },
+      { kind: 'notice', level: 'info', message: `Forked from “${source.title ?? parentId}”. Messages from here on go to the fork only.` },
+      { kind: 'session.bound', acpSessionId: forkAcp, origin: 'fork' },
+    ];
+    log.append(tail.map((body) => ({ ...body, sessionId: newId, seq: ++seq, ts: now }) as SessionEvent));
+    log.close();
+    const session = await this.options.sessions.restore(newId);
+    if (!session) throw new ProtocolError('The fork could not be opened.');
+    this.catalog.put({ ...catalogEntry(session.state, fileSize(log.file) ?? 0), forkedFrom: parentId });
+    this.search.indexState(session.state, fileSize(log.file) ?? 0, true);
+    this.openTab(newId);
+    return newId;
+  }
+
+  // ---------------------------------------------------------------- search, export, continue
+
+  async query(text: string, limit = 50): Promise<SearchHit[]> {
+    await this.reconcile();
+    this.catchUp();
+    return this.search.search(text, limit).flatMap((hit) => {
+      const entry = this.catalog.get(hit.sessionId);
+      if (!entry) return [];
+      const live = this.options.sessions.sessions.get(hit.sessionId);
+      return [
+        {
+          sessionId: hit.sessionId,
+          entryId: hit.entryId,
+          entryKind: hit.kind,
+          snippet: hit.snippet,
+          title: live?.state.title ?? entry.title,
+          agentName: entry.agentName,
+          cwd: entry.cwd,
+          lastActivity: live?.state.lastActivity ?? entry.lastActivity,
+          score: hit.score,
+        },
+      ];
+    });
+  }
+
+  async export(sessionId: string, format: 'markdown' | 'jsonl'): Promise<SessionExport> {
+    const state = await this.stateOf(sessionId);
+    if (!state?.agentId) throw new ProtocolError(`No session "${sessionId}".`);
+    if (format === 'jsonl') {
+      return { filename: exportFileName(state, 'jsonl'), mimeType: 'application/x-ndjson', text: readFileSync(this.logFile(sessionId), 'utf8') };
+    }
+    return { filename: exportFileName(state, 'md'), mimeType: 'text/markdown', text: sessionToMarkdown(state, { exportedAt: new Date().toISOString() }) };
+  }
+
+  /**
+   * "Start a new session from here" for a session its agent cannot resume or load: a new
+   * session with the same agent and folder whose composer holds a quote of where the old
+   * one stopped, for the person to edit and send (nothing is sent on their behalf).
+   */
+  async continueNew(sessionId: string): Promise<string> {
+    const state = await this.stateOf(sessionId);
+    if (!state?.agentId) throw new ProtocolError(`No session "${sessionId}".`);
+    const agent = this.options.agents.find(state.agentId);
+    if (!agent) throw new ProtocolError(`The agent "${state.agentName || state.agentId}" is no longer configured.`);
+    const session = this.options.sessions.create(state.agentId, agent.name, state.cwd, [], {
+      continuedFrom: sessionId,
+      ...(state.title ? { title: `${state.title} (continued)` } : {}),
+    });
+    this.drafts.set(session.id, continuationDraft(state));
+    this.drafts.flush();
+    this.openTab(session.id);
+    void this.options.sessions.connect(session).catch(() => {});
+    return session.id;
+  }
+
+  async dispose(): Promise<void> {
+    this.catchUp();
+    await this.reconciling?.catch(() => {});
+    this.drafts.flush();
+    this.catalog.flush();
+    this.search.flush();
+  }
+}
+
+function fileSize(file: string): number | null {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
+}
+
+function clip(text: string, max: number): string {
+  const trimmed = text.trim();
+  return trimmed.length > max ? `${trimmed.slice(0, max).trimEnd()}…` : trimmed;
+}
+
+/** The opening of a continued session: where the old one stopped, quoted. */
+export function continuationDraft(state: SessionState): string {
+  let user = '';
+  let agent = '';
+  for (let i = state.entries.length - 1; i >= 0 && !(user && agent); i--) {
+    const entry = state.entries[i];
+    if (!agent && entry.kind === 'agent' && !user) agent = entry.text;
+    if (!user && entry.kind === 'user') user = entry.content.map(blockText).join('\n');
+  }
+  const quote = (text: string) => text.split('\n').map((line) => `> ${line}`).join('\n');
+  const parts = [`Continuing an earlier conversation${state.title ? ` (“${state.title}”)` : ''} in this folder. Where it stopped:`];
+  if (user) parts.push(quote(`**Me:** ${clip(user, 1500)}`));
+  if (agent) parts.push(quote(`**${state.agentName || 'Agent'}:** ${clip(agent, 1500)}`));
+  return `${parts.join('\n\n')}\n\n`;
+}

@@ -1,0 +1,65 @@
+import type { RawObject } from '../session/events';
+import type { TranscriptEntry } from '../session/state';
+
+/** The entry kinds search indexes: what the person and the agent said and did. */
+export const SEARCHABLE_KINDS: ReadonlySet<TranscriptEntry['kind']> = new Set(['user', 'agent', 'thought', 'tool', 'plan', 'file']);
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** The readable text of one content block (text, resource links, embedded resources). */
+export function blockText(block: RawObject): string {
+  switch (block.type) {
+    case 'text':
+      return str(block.text);
+    case 'resource_link':
+      return [str(block.name), str(block.uri)].filter(Boolean).join(' ');
+    case 'resource': {
+      const resource = (block.resource ?? {}) as RawObject;
+      return [str(resource.uri), str(resource.text)].filter(Boolean).join('\n');
+    }
+    default:
+      return '';
+  }
+}
+
+/** Text inside a tool call's content list (`content` blocks, diff paths, terminal ids are skipped). */
+function toolContentText(content: RawObject[]): string {
+  const parts: string[] = [];
+  for (const item of content) {
+    if (item.type === 'content' && item.content && typeof item.content === 'object') parts.push(blockText(item.content as RawObject));
+    else if (item.type === 'diff') parts.push(str(item.path));
+  }
+  return parts.filter(Boolean).join('\n');
+}
+
+/**
+ * The text of a transcript entry as search sees it ('' for entries search ignores).
+ * Pure, shared by the search index (main) and anything that wants the same view of an entry.
+ */
+export function entryText(entry: TranscriptEntry): string {
+  switch (entry.kind) {
+    case 'user':
+      return entry.content.map(blockText).filter(Boolean).join('\n');
+    case 'agent':
+      return [entry.text, ...entry.blocks.map(blockText)].filter(Boolean).join('\n');
+    case 'thought':
+      return entry.text;
+    case 'tool':
+      return [entry.title, ...entry.locations.map((l) => str(l.path)), toolContentText(entry.content)].filter(Boolean).join('\n');
+    case 'plan':
+      return entry.entries.map((item) => item.content).join('\n');
+    case 'file':
+      return entry.path;
+    default:
+      return '';
+  }
+}
+
+/** Messages a person would count: their prompts and the agent's replies. */
+export function countMessages(entries: readonly TranscriptEntry[]): number {
+  let count = 0;
+  for (const entry of entries) if (entry.kind === 'user' || entry.kind === 'agent') count++;
+  return count;
+}

@@ -39,9 +39,10 @@ describe.skipIf(!ENABLED)(`a real npx agent from the registry (${AGENT_ID}); opt
         return context.skip(`skipped: the npm registry is not reachable (${(latest.stderr || view.stderr).trim().split('\n')[0]})`);
       }
       const version = latest.stdout.trim().split('\n').pop()!.replace(/'/g, '');
+      const original = spec;
       spec = `${name}@${version}`;
       agent = { ...agent, version, distribution: { ...agent.distribution, npx: { ...agent.distribution.npx, package: spec } } };
-      console.warn(`${agent.distribution.npx?.package}: the snapshot's version is not published; installing ${spec}`);
+      console.warn(`${original} is not published (any more); installing ${spec}`);
     }
     const dataDir = mkdtempSync(join(tmpdir(), 'acp-real-agent-'));
     dirs.push(dataDir);

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RegistrySource } from '../../src-shared/ipc/registryContract';
 import { parseRegistryIndex, type RegistryAgent, type RegistryIndex } from '../../src-shared/registry/schema';
 import { readJson, writeFileAtomic } from '../store/jsonFile';
@@ -49,13 +49,21 @@ export function registryUrl(setting: string | undefined, env: NodeJS.ProcessEnv 
   return fromEnv || setting || DEFAULT_REGISTRY_URL;
 }
 
-/** The snapshot shipped with the app: beside the sources in development, beside the bundle when built. */
+/**
+ * The snapshot shipped with the app: `<resources>/registry` when packaged (electron-builder's
+ * `extraResources`), else `resources/registry` in the first folder above this module that has
+ * one (the sources in development, `out/main/…` when built: bundled chunks sit at any depth).
+ */
 export function findBundledDir(): string | null {
-  const candidates = [
-    resolve(import.meta.dirname, '../../resources/registry'),
-    resolve(import.meta.dirname, '../resources/registry'),
-    join((process as { resourcesPath?: string }).resourcesPath ?? '', 'registry'),
-  ];
+  const candidates: string[] = [];
+  const resourcesPath = (process as { resourcesPath?: string }).resourcesPath;
+  if (resourcesPath) candidates.push(join(resourcesPath, 'registry'));
+  for (let dir = import.meta.dirname, depth = 0; depth < 6; depth++) {
+    candidates.push(join(dir, 'resources', 'registry'));
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
   return candidates.find((dir) => existsSync(join(dir, 'registry.json'))) ?? null;
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc/historyContract';
 import { exportFileName, sessionToMarkdown } from '../../src-shared/history/markdown';
 import { blockText } from '../../src-shared/history/entryText';
-import type { RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
@@ -182,16 +182,13 @@ export class HistoryService {
     const agent = this.options.agents.find(agentId);
     if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
     const connection = await this.options.agents.ensureRunning(agentId);
-    if (!connection.supportsSession('list')) throw new ProtocolError(`${agent.name} does not list its sessions (no session/list capability).`);
-    const params: RawObject = {};
-    if (cwd) params.cwd = cwd;
-    if (cursor) params.cursor = cursor;
-    const result = await connection.request<RawObject>('session/list', params, { timeoutMs: 30_000 });
+    // Capability-checked by the connection (refused unless the agent advertises session/list).
+    const result = await connection.listSessions(cwd, cursor);
     await this.reconcile();
     const byAcp = new Map<string, CatalogEntry>();
     for (const entry of this.catalog.list()) if (entry.agentId === agentId && entry.acpSessionId) byAcp.set(entry.acpSessionId, entry);
     const items: HistoryItem[] = [];
-    for (const raw of Array.isArray(result?.sessions) ? (result.sessions as RawObject[]) : []) {
+    for (const raw of result.sessions) {
       if (!raw || typeof raw.sessionId !== 'string') continue;
       const local = byAcp.get(raw.sessionId);
       const updatedAt = typeof raw.updatedAt === 'string' ? Date.parse(raw.updatedAt) : NaN;
@@ -216,8 +213,7 @@ export class HistoryService {
       }
     }
     // Cursors are opaque: passed back as given, never parsed or kept (protocol-v1-session-list).
-    const nextCursor = typeof result?.nextCursor === 'string' && result.nextCursor ? result.nextCursor : null;
-    return { items, nextCursor };
+    return { items, nextCursor: result.nextCursor || null };
   }
 
   private openTab(sessionId: string): void {
@@ -289,10 +285,9 @@ export class HistoryService {
     let agentDeleted = false;
     if ((input.alsoOnAgent || !input.sessionId) && agentId && acpSessionId) {
       const connection = await this.options.agents.ensureRunning(agentId);
-      if (!connection.supportsSession('delete')) {
-        if (!input.sessionId) throw new ProtocolError('This agent cannot delete its sessions (no session/delete capability).');
-      } else {
-        await connection.request('session/delete', { sessionId: acpSessionId }, { timeoutMs: 30_000 });
+      // A local delete still succeeds with an agent that cannot delete; an agent-only one cannot.
+      if (connection.supportsSession('delete') || !input.sessionId) {
+        await connection.deleteSession(acpSessionId);
         agentDeleted = true;
       }
     }
@@ -318,12 +313,11 @@ export class HistoryService {
     const agent = this.options.agents.find(agentId);
     if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
     const connection = await this.options.agents.ensureRunning(agentId);
-    if (!connection.supportsSession('fork')) throw new ProtocolError(`${agent.name} cannot fork sessions (no session/fork capability).`);
-    const result = await connection.request<RawObject>(
-      'session/fork',
-      { sessionId: parentAcp, cwd, mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities) },
-      { timeoutMs: 60_000 },
-    );
+    const result = await connection.forkSession({
+      sessionId: parentAcp,
+      cwd,
+      mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities),
+    });
     const forkAcp = typeof result?.sessionId === 'string' ? result.sessionId : null;
     if (!forkAcp) throw new ProtocolError(`${agent.name} answered session/fork without a session id.`);
     const title = `${source?.title ?? 'Session'} (fork)`;

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -149,7 +149,7 @@ describe('updates and uninstall', () => {
       expect(installer.get('fixture-zip')?.manifest.version).toBe('1.1.0');
       expect(progress.map((p) => p.phase)).toContain('verifying');
       expect((await probeAgent(installer.launchSpec(updated), 15_000)).agentName).toBe('fixture 1.1.0');
-      installer.cleanup();
+      installer.cleanup(0);
       expect(readdirSync(join(dataDir, 'agents', 'fixture-zip')).sort()).toEqual(['1.1.0', 'current.json']);
 
       server.setAgentVersion('1.2.0', { broken: true });
@@ -172,6 +172,19 @@ describe('updates and uninstall', () => {
     expect(existsSync(join(dataDir, 'agents', 'fixture-zip'))).toBe(false);
     expect(readdirSync(join(dataDir, 'secrets'))).toEqual(['fixture-zip-other.json']);
     await expect(installer.uninstall('fixture-zip')).rejects.toThrow(/not installed/);
+  });
+
+  it('cleans up interrupted work older than an hour, and leaves fresh work alone', () => {
+    const { installer, dataDir } = makeInstaller();
+    const stale = join(dataDir, 'agents', '.tmp', 'gone-abc');
+    const fresh = join(dataDir, 'agents', '.tmp', 'busy-def');
+    mkdirSync(join(stale, 'payload'), { recursive: true });
+    mkdirSync(fresh, { recursive: true });
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    installer.cleanup();
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
   });
 
   it('compares versions with semver', () => {

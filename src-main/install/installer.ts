@@ -167,19 +167,37 @@ export class Installer {
     return this.lastErrors.get(agentId) ?? null;
   }
 
-  /** Removes leftovers of interrupted work and versions no longer in use (best effort). */
-  cleanup(): void {
-    if (this.operations.size > 0) return;
-    rmSync(this.tmpDir, { recursive: true, force: true });
+  /**
+   * Removes leftovers of interrupted work and versions no longer in use (best effort). Only
+   * what is older than `minAgeMs`: another app process on the same data folder (the desktop
+   * app and `serve`) may be installing right now.
+   */
+  cleanup(minAgeMs = 60 * 60_000): void {
+    const now = Date.now();
+    const old = (path: string) => {
+      try {
+        return now - statSync(path).mtimeMs > minAgeMs;
+      } catch {
+        return false;
+      }
+    };
+    const remove = (path: string) => {
+      try {
+        rmSync(path, { recursive: true, force: true });
+      } catch {
+        /* still in use (Windows): next time */
+      }
+    };
+    try {
+      for (const name of readdirSync(this.tmpDir)) if (!this.operations.size && old(join(this.tmpDir, name))) remove(join(this.tmpDir, name));
+    } catch {
+      /* no temp folder */
+    }
     for (const installed of this.list()) {
       const parent = join(this.agentsDir, installed.manifest.agentId);
       for (const name of readdirSync(parent)) {
-        if (name === 'current.json' || name === installed.manifest.version) continue;
-        try {
-          rmSync(join(parent, name), { recursive: true, force: true });
-        } catch {
-          /* still in use (Windows): next time */
-        }
+        if (name === 'current.json' || name === installed.manifest.version || name.startsWith('current.json.')) continue;
+        if (old(join(parent, name))) remove(join(parent, name));
       }
     }
   }

@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../store/jsonFile';
 import { cancelled, describeFsError, download, formatBytes, InstallError } from './download';
 import { checkEntryPath, extractArchive, looksLikeArchiveUrl, sniffArchive } from './extract';
 import { probeAgent } from './probe';
-import { detectNode, detectUv, findOnPath, runTool } from './runtimes';
+import { detectNode, detectUv, findTool, pathWith, runTool } from './runtimes';
 
 /**
  * Installs registry agents into `<data>/agents/<id>/<version>/`, one folder per version, with
@@ -140,7 +140,7 @@ export class Installer {
         args = [];
         break;
       case 'node':
-        command = findOnPath('node', this.env) ?? 'node';
+        command = findTool('node', this.env) ?? 'node';
         args = [resolve(dir, run.script)];
         break;
       case 'bin':
@@ -148,14 +148,16 @@ export class Installer {
         args = [];
         break;
       case 'uvx':
-        command = findOnPath('uvx', this.env) ?? 'uvx';
+        command = findTool('uvx', this.env) ?? 'uvx';
         args = [run.package];
         break;
     }
+    // A runtime found outside PATH (nvm, Homebrew) goes first on the agent's PATH too.
+    const runtimePath = (run.type === 'node' || run.type === 'uvx' || run.type === 'bin') && isAbsolute(command) && !override?.command ? pathWith(run.type === 'bin' ? (findTool('node', this.env) ?? command) : command, this.env) : undefined;
     return {
       command: override?.command ?? command,
       args: [...args, ...manifest.args, ...(override?.args ?? [])],
-      env: { ...manifest.env, ...override?.env },
+      env: { ...(runtimePath ? { PATH: runtimePath } : {}), ...manifest.env, ...override?.env },
     };
   }
 
@@ -487,12 +489,13 @@ export class Installer {
     this.report(operation, { phase: 'installing', message: `npm install ${spec} (npm ${runtime.npmVersion}, Node.js ${runtime.version})…` });
     let result;
     try {
+      const npmPath = pathWith(runtime.node ?? runtime.npm, this.env);
       result = await runTool(
         runtime.npm,
         ['install', '--prefix', payload, '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error', '--no-update-notifier', spec],
         {
           cwd: payload,
-          env: { ...this.env, npm_config_update_notifier: 'false' },
+          env: { ...this.env, ...(npmPath ? { PATH: npmPath } : {}), npm_config_update_notifier: 'false' },
           signal,
           timeoutMs: this.options.npmTimeoutMs ?? 15 * 60_000,
           onLine: (line) => this.report(operation, { phase: 'installing', message: `npm: ${line.slice(0, 200)}` }),

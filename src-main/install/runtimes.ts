@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
 import semver from 'semver';
 import type { RuntimeInfo } from '../../src-shared/ipc/registryContract';
 import { planSpawn } from '../agents/spawnCommand';
@@ -102,6 +102,49 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env, p
   return null;
 }
 
+/**
+ * Where Node.js and uv usually live outside PATH. An app started from the Dock, Finder or a
+ * desktop launcher gets a short PATH without the person's shell setup (nvm, Homebrew, Volta,
+ * uv's installer), so these are searched after PATH.
+ */
+export function commonToolDirs(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
+  const home = env.HOME ?? env.USERPROFILE;
+  const dirs: string[] = [];
+  if (platform === 'darwin') dirs.push('/opt/homebrew/bin', '/usr/local/bin');
+  if (platform === 'win32') {
+    if (env.ProgramFiles) dirs.push(join(env.ProgramFiles, 'nodejs'));
+    if (env.APPDATA) dirs.push(join(env.APPDATA, 'npm'));
+  }
+  if (!home) return dirs;
+  dirs.push(join(home, '.volta', 'bin'), join(home, '.local', 'bin'), join(home, '.cargo', 'bin'), join(home, '.asdf', 'shims'), join(home, '.local', 'share', 'mise', 'shims'));
+  // nvm: the newest installed version first.
+  const nvm = join(env.NVM_DIR ?? join(home, '.nvm'), 'versions', 'node');
+  try {
+    const versions = readdirSync(nvm)
+      .filter((name) => semver.valid(name))
+      .sort((a, b) => semver.rcompare(a, b));
+    dirs.push(...versions.map((version) => join(nvm, version, 'bin')));
+  } catch {
+    /* no nvm */
+  }
+  return dirs;
+}
+
+/** A program on PATH, else in the usual places (`commonToolDirs`). */
+export function findTool(name: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | null {
+  return findOnPath(name, env, platform) ?? findOnPath(name, { PATH: commonToolDirs(env, platform).join(platform === 'win32' ? ';' : delimiter), PATHEXT: env.PATHEXT }, platform);
+}
+
+/**
+ * PATH for a program found outside PATH: its folder first, so what it starts (`node` from a
+ * `#!/usr/bin/env node` script, npm's own scripts) is found too. Undefined when not needed.
+ */
+export function pathWith(program: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (findOnPath(program.split(/[\\/]/).pop()!.replace(/\.(cmd|exe|bat)$/i, ''), env) === program) return undefined;
+  const current = env.PATH ?? env.Path ?? '';
+  return current ? `${dirname(program)}${process.platform === 'win32' ? ';' : delimiter}${current}` : dirname(program);
+}
+
 async function versionOf(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string | null> {
   try {
     const result = await runTool(command, args, { env, timeoutMs: 15_000 });
@@ -120,8 +163,10 @@ export interface NodeRuntime extends RuntimeInfo {
 
 /** Node.js and npm on PATH, and whether they are recent enough for `npx` agents. */
 export async function detectNode(env: NodeJS.ProcessEnv = process.env): Promise<NodeRuntime> {
-  const node = findOnPath('node', env);
-  const npm = findOnPath('npm', env);
+  const node = findTool('node', env);
+  // npm beside that node first: a second, older npm elsewhere on PATH would not match it.
+  const besideNode = node ? findOnPath('npm', { PATH: dirname(node), PATHEXT: env.PATHEXT }) : null;
+  const npm = besideNode ?? findTool('npm', env);
   const version = node ? await versionOf(node, ['--version'], env) : null;
   const npmVersion = npm ? await versionOf(npm, ['--version'], env) : null;
   const base = { node, npm, version, npmVersion };
@@ -147,8 +192,8 @@ export interface UvRuntime extends RuntimeInfo {
 
 /** `uvx` (from Astral's uv) on PATH, for Python agents. */
 export async function detectUv(env: NodeJS.ProcessEnv = process.env): Promise<UvRuntime> {
-  const uvx = findOnPath('uvx', env);
-  const uv = findOnPath('uv', env);
+  const uvx = findTool('uvx', env);
+  const uv = findTool('uv', env);
   const version = uv ? await versionOf(uv, ['--version'], env) : uvx ? await versionOf(uvx, ['--version'], env) : null;
   if (!uvx) {
     return {

@@ -98,6 +98,16 @@ describe('the registry through the core', () => {
     expect(existsSync(join(h.dataDir, 'secrets', 'fixture-zip.json'))).toBe(false);
   }, 60_000);
 
+  it('first run of an agent that needs sign-in: its methods are there at once', async () => {
+    const h = harness();
+    await h.core.handlers['registry.refresh']({});
+    await h.core.handlers['agent.install']({ agentId: 'fixture-auth' });
+    const { sessionId } = await h.core.handlers['session.new']({ agentId: 'fixture-auth', cwd: h.workspace });
+    await h.waitFor(() => Boolean(h.states.get(sessionId)?.authMethods?.length), 'the sign-in methods', 15_000);
+    const methods = h.states.get(sessionId)!.authMethods!.map((method) => method.id);
+    expect(methods).toEqual(expect.arrayContaining(['fixture-login', 'fixture-terminal']));
+  }, 60_000);
+
   it('answers bad input and failures with clear errors, and the app keeps working', async () => {
     const h = harness();
     await h.core.handlers['registry.refresh']({});

@@ -1,54 +1,115 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { bridge } from './bridge';
 import { Sidebar } from './features/sessions/Sidebar';
 import { TabStrip } from './features/sessions/TabStrip';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionView } from './features/chat/SessionView';
+import { SettingsPage } from './features/settings/SettingsPage';
+import { loadSettingsPreferences } from './features/settings/preferences';
 import { Notices } from './ui/Notices';
 import { RegistryCatalog } from './features/registry';
 import { useAppStore } from './store/appStore';
+import { useUiStore } from './store/uiStore';
+import { closeActiveTab, cycleTab } from './features/sessions/tabActions';
 
 export function App() {
   const app = useAppStore((s) => s.app);
   const connection = useAppStore((s) => s.connection);
-  const [newSessionFor, setNewSessionFor] = useState<string | null | undefined>(undefined);
+  const view = useUiStore((s) => s.view);
+  const newSession = useUiStore((s) => s.newSession);
+  const theme = useUiStore((s) => s.theme);
+  const sidebarOpen = useUiStore((s) => s.sidebarOpen);
   const active = app?.tabs.active ?? null;
 
   useEffect(() => {
+    if (theme === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = theme;
+  }, [theme]);
+
+  useEffect(() => {
+    void loadSettingsPreferences();
+    const ui = useUiStore.getState;
+    const off = bridge.on('ui.command', ({ command, sessionId, agentId }) => {
+      switch (command) {
+        case 'newSession':
+          ui().openNewSession(agentId ?? null);
+          break;
+        case 'closeTab':
+          closeActiveTab();
+          break;
+        case 'nextTab':
+          cycleTab(1);
+          break;
+        case 'previousTab':
+          cycleTab(-1);
+          break;
+        case 'settings':
+          ui().setView('settings');
+          break;
+        case 'focusSession':
+          if (sessionId) ui().showSession(sessionId);
+          break;
+        case 'installAgent':
+          // The registry catalog listens for this (features/registry); it owns that view.
+          window.dispatchEvent(new CustomEvent('acp:install-agent', { detail: { agentId } }));
+          break;
+      }
+    });
     const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 't') {
+      const mod = event.ctrlKey || event.metaKey;
+      if (!mod || event.altKey) return;
+      const key = event.key.toLowerCase();
+      if (key === 't' && !event.shiftKey) {
         event.preventDefault();
-        setNewSessionFor(null);
+        ui().openNewSession(null);
+      } else if (key === 'w' && !event.shiftKey) {
+        event.preventDefault();
+        closeActiveTab();
+      } else if (event.key === 'Tab' && event.ctrlKey) {
+        event.preventDefault();
+        cycleTab(event.shiftKey ? -1 : 1);
+      } else if (key === ',') {
+        event.preventDefault();
+        ui().setView('settings');
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    return () => {
+      off();
+      window.removeEventListener('keydown', onKey);
+    };
   }, []);
 
   return (
-    <div className="app">
-      <Sidebar onNewSession={(agentId) => setNewSessionFor(agentId)} />
-      <main className="main">
+    <div className={`app${sidebarOpen ? '' : ' sidebar-closed'}`}>
+      {sidebarOpen && <Sidebar />}
+      <main className="main" aria-label="Workspace">
         {connection !== 'open' && (
           <div role="status" className="banner banner-warning">
             {connection === 'connecting' ? 'Connecting to the app…' : 'Connection lost; reconnecting…'}
           </div>
         )}
         <Notices />
-        <TabStrip onNewSession={() => setNewSessionFor(null)} />
-        {active ? (
+        <TabStrip />
+        {view === 'settings' ? (
+          <SettingsPage />
+        ) : active ? (
           <SessionView key={active} sessionId={active} />
         ) : (
-          <section className="empty" aria-label="No session open">
-            <h1>ACP Desktop</h1>
-            <p>Pick an agent on the left and start a session in a workspace folder.</p>
-            <button type="button" onClick={() => setNewSessionFor(null)}>
+          <section className="empty" aria-labelledby="empty-heading">
+            <h1 id="empty-heading">ACP Desktop</h1>
+            <p className="muted">Pick an agent on the left and start a session in a workspace folder.</p>
+            <button type="button" className="primary" onClick={() => useUiStore.getState().openNewSession(null)}>
               New session
             </button>
+            <p className="muted small">
+              <kbd>Ctrl</kbd>+<kbd>T</kbd> new session · <kbd>Ctrl</kbd>+<kbd>W</kbd> close tab · <kbd>Ctrl</kbd>+<kbd>Tab</kbd> next tab
+            </p>
           </section>
         )}
       </main>
-      <RegistryCatalog onStartSession={(agentId) => setNewSessionFor(agentId)} />
-      {newSessionFor !== undefined && <NewSessionDialog agentId={newSessionFor} onClose={() => setNewSessionFor(undefined)} />}
+      <RegistryCatalog onStartSession={(agentId) => useUiStore.getState().openNewSession(agentId)} />
+      {newSession !== undefined && <NewSessionDialog agentId={newSession.agentId} onClose={() => useUiStore.getState().closeNewSession()} />}
     </div>
   );
 }

@@ -4,6 +4,8 @@ import type { SessionEvent } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { bridge } from '../bridge';
+import { publishTerminalOutput } from './terminalBus';
+import { noticeAttention } from './attention';
 
 export type Connection = 'connecting' | 'open' | 'closed';
 
@@ -48,6 +50,8 @@ export function applySessionEvents(sessionId: string, events: SessionEvent[]): v
     return;
   }
   useAppStore.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: reduceSession(s.sessions[sessionId], events) } }));
+  publishTerminalOutput(sessionId, events);
+  noticeAttention(sessionId, events);
 }
 
 /** Loads (or catches up) a session from its log in main. */
@@ -58,6 +62,7 @@ export function loadSession(sessionId: string, afterSeq = 0): Promise<void> {
   const promise = bridge
     .request('session.events', { sessionId, afterSeq })
     .then(({ events }) => {
+      if (afterSeq > 0) publishTerminalOutput(sessionId, events);
       useAppStore.setState((s) => {
         const base = afterSeq === 0 ? undefined : s.sessions[sessionId];
         return { sessions: { ...s.sessions, [sessionId]: reduceSession(base, events.length ? events : []) ?? s.sessions[sessionId] } };
@@ -70,6 +75,7 @@ export function loadSession(sessionId: string, afterSeq = 0): Promise<void> {
       buffered.delete(sessionId);
       if (late.length && useAppStore.getState().sessions[sessionId]) {
         useAppStore.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: reduceSession(s.sessions[sessionId], late) } }));
+        publishTerminalOutput(sessionId, late);
       }
     });
   loading.set(sessionId, promise);

@@ -13,6 +13,8 @@ export function statusLabel(status: SessionStatus): string {
   return LABELS[status] ?? status;
 }
 
-export function StatusDot({ status }: { status: SessionStatus }) {
+/** The session's state as a coloured dot; `decorative` when the text is said elsewhere. */
+export function StatusDot({ status, decorative }: { status: SessionStatus; decorative?: boolean }) {
+  if (decorative) return <span className={`status-dot status-${status}`} aria-hidden="true" />;
   return <span className={`status-dot status-${status}`} role="img" aria-label={statusLabel(status)} title={statusLabel(status)} />;
 }

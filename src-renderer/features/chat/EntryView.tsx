@@ -1,13 +1,22 @@
 import { memo } from 'react';
 import type { ContentBlock } from '../../../src-shared/session/events';
+import type { FileWrittenEntry, PlanEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useAppStore } from '../../store/appStore';
-import { Markdown } from './Markdown';
-import { ToolCallCard } from '../tool-calls/ToolCallCard';
+import { useUiStore } from '../../store/uiStore';
+import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
+import { DiffBlock } from '../diff/DiffBlock';
+import { planProgress, PlanStatusIcon } from '../plan/PlanView';
+import { ToolCallCard } from '../tool-calls/ToolCallCard';
+import { Markdown } from './Markdown';
 
 /** One transcript row; selects only its own entry so a streamed chunk re-renders one row. */
 export const EntryView = memo(function EntryView({ sessionId, index }: { sessionId: string; index: number }) {
   const entry = useAppStore((s) => s.sessions[sessionId]?.entries[index]);
+  const streaming = useAppStore((s) => {
+    const session = s.sessions[sessionId];
+    return Boolean(session && session.currentTurnId && index === session.entries.length - 1);
+  });
   if (!entry) return null;
   switch (entry.kind) {
     case 'user':
@@ -20,41 +29,34 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
       );
     case 'agent':
       return (
-        <article className="entry agent" aria-label="Agent">
-          {entry.text && <Markdown text={entry.text} />}
+        <article className={`entry agent${streaming ? ' streaming' : ''}`} aria-label="Agent" aria-busy={streaming || undefined}>
+          {entry.text && <Markdown text={entry.text} streaming={streaming} />}
           {entry.blocks.map((block, i) => (
             <ContentView key={i} block={block} />
           ))}
+          {streaming && <span className="caret" aria-hidden="true" />}
         </article>
       );
     case 'thought':
-      return (
-        <details className="entry thought">
-          <summary>Thought</summary>
-          <p>{entry.text}</p>
-        </details>
-      );
+      return <Thought entry={entry} streaming={streaming} />;
     case 'tool':
       return <ToolCallCard sessionId={sessionId} entry={entry} />;
     case 'plan':
-      return (
-        <section className="entry plan" aria-label="Plan">
-          <h3>Plan</h3>
-          <ol>
-            {entry.entries.map((item, i) => (
-              <li key={i} className={`plan-${item.status}`}>
-                <span className="plan-status">{item.status.replace('_', ' ')}</span> {item.content}{' '}
-                <span className="muted small">({item.priority})</span>
-              </li>
-            ))}
-          </ol>
-        </section>
-      );
+      return <PlanSummary sessionId={sessionId} entry={entry} />;
     case 'stop':
-      return (
-        <div className={`entry stop${entry.error ? ' error' : ''}`} role={entry.error ? 'alert' : undefined}>
-          {stopLabel(entry.stopReason)}
-          {entry.error ? `: ${entry.error}` : ''}
+      return entry.error || !['end_turn', 'cancelled'].includes(entry.stopReason) ? (
+        <div className={`entry stop${entry.error ? ' error' : ' warning'}`} role={entry.error ? 'alert' : 'status'}>
+          <Icon name={entry.error ? 'x' : 'info'} />
+          <span>
+            {stopLabel(entry.stopReason)}
+            {entry.error ? `: ${entry.error}` : ''}
+          </span>
+        </div>
+      ) : (
+        <div className="entry stop" role="status">
+          <span className="stop-rule" aria-hidden="true" />
+          <span>{stopLabel(entry.stopReason)}</span>
+          <span className="stop-rule" aria-hidden="true" />
         </div>
       );
     case 'notice':
@@ -65,15 +67,77 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
         </div>
       );
     case 'file':
-      return (
-        <div className="entry file">
-          Wrote <code>{entry.path}</code>
-        </div>
-      );
+      return <FileWritten sessionId={sessionId} entry={entry} />;
     default:
       return <UnknownBox label={(entry as { label?: string }).label ?? 'unknown entry'} raw={entry} />;
   }
 });
+
+function Thought({ entry, streaming }: { entry: ThoughtEntry; streaming: boolean }) {
+  const open = useUiStore((s) => s.expanded[entry.id] ?? false);
+  const regionId = `thought-${entry.id}`;
+  return (
+    <section className={`entry thought${open ? ' open' : ''}`}>
+      <button type="button" className="disclosure" aria-expanded={open} aria-controls={regionId} onClick={() => useUiStore.getState().toggle(entry.id)}>
+        <Icon name={open ? 'chevronDown' : 'chevronRight'} />
+        <Icon name="think" />
+        {streaming ? 'Thinking…' : 'Thought'}
+        {!open && <span className="thought-preview">{entry.text.slice(0, 120)}</span>}
+      </button>
+      {open && (
+        <div id={regionId} className="thought-body" role="region" aria-label="Thought">
+          <Markdown text={entry.text} streaming={streaming} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function PlanSummary({ sessionId, entry }: { sessionId: string; entry: PlanEntry }) {
+  const { done, total, current } = planProgress(entry.entries);
+  return (
+    <section className="entry plan-summary" aria-label="Plan">
+      <div className="plan-summary-head">
+        <Icon name="plan" />
+        <strong>Plan</strong>
+        <span className="muted">
+          {done} of {total} done
+        </span>
+        <progress max={total || 1} value={done} aria-label="Plan progress" />
+        <button type="button" className="link-button" onClick={() => useUiStore.getState().patchSession(sessionId, { panelTab: 'plan', panelOpen: true })}>
+          Show plan
+        </button>
+      </div>
+      {current && (
+        <p className="plan-current">
+          <PlanStatusIcon status={current.status} /> {current.content}
+        </p>
+      )}
+    </section>
+  );
+}
+
+function FileWritten({ sessionId, entry }: { sessionId: string; entry: FileWrittenEntry }) {
+  const key = `${entry.id}:diff`;
+  const open = useUiStore((s) => s.expanded[key] ?? false);
+  return (
+    <section className="entry file-written" aria-label={`Wrote ${entry.path}`}>
+      <div className="file-written-head">
+        <Icon name="edit" />
+        <span>
+          {entry.oldText === null ? 'Created' : 'Wrote'} <code>{entry.path}</code>
+        </span>
+        <button type="button" className="link-button" aria-expanded={open} onClick={() => useUiStore.getState().toggle(key)}>
+          {open ? 'Hide diff' : 'Show diff'}
+        </button>
+        <button type="button" className="link-button" onClick={() => useUiStore.getState().openFile(sessionId, entry.path, null)}>
+          Open
+        </button>
+      </div>
+      {open && <DiffBlock modelKey={`${entry.id}:${entry.path}`} path={entry.path} oldText={entry.oldText} newText={entry.newText} />}
+    </section>
+  );
+}
 
 const STOP_LABELS: Record<string, string> = {
   end_turn: 'Turn ended',
@@ -95,11 +159,11 @@ export function ContentView({ block }: { block: ContentBlock }) {
     case 'text':
       return <Markdown text={String(block.text ?? '')} />;
     case 'image':
-      return <img className="content-image" alt="Attached image" src={`data:${String(block.mimeType)};base64,${String(block.data)}`} />;
+      return <img className="content-image" alt={String(block.uri ?? 'Attached image')} src={`data:${String(block.mimeType)};base64,${String(block.data)}`} />;
     case 'resource_link':
       return (
         <span className="chip" title={String(block.uri)}>
-          📎 {String(block.name ?? block.uri)}
+          <Icon name="file" /> {String(block.name ?? block.uri)}
         </span>
       );
     case 'resource': {

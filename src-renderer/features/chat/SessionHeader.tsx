@@ -1,8 +1,11 @@
 import { bridge } from '../../bridge';
 import { run, useAppStore } from '../../store/appStore';
+import { useUiStore } from '../../store/uiStore';
+import { Icon } from '../../ui/Icon';
 import { statusLabel } from '../../ui/StatusDot';
+import { UsageMeter } from '../info/UsageMeter';
 
-export function SessionHeader({ sessionId }: { sessionId: string }) {
+export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId: string; panelTabs: number; panelShown: boolean }) {
   const title = useAppStore((s) => s.sessions[sessionId]?.title);
   const agentName = useAppStore((s) => s.sessions[sessionId]?.agentName);
   const agentId = useAppStore((s) => s.sessions[sessionId]?.agentId);
@@ -10,17 +13,43 @@ export function SessionHeader({ sessionId }: { sessionId: string }) {
   const status = useAppStore((s) => s.sessions[sessionId]?.status);
   return (
     <header className="session-header">
-      <div>
-        <h1 className="session-heading">{title ?? agentName ?? 'Session'}</h1>
-        <span className="muted small">
-          {agentName} · {cwd} · <span aria-label="Session status">{status ? statusLabel(status) : ''}</span>
-        </span>
+      <div className="session-heading-block">
+        <h1 className="session-heading">{title || agentName || 'Session'}</h1>
+        <p className="session-sub muted small">
+          <span>{agentName}</span>
+          <span aria-hidden="true"> · </span>
+          <span className="session-cwd" title={cwd}>
+            {cwd}
+          </span>
+          <span aria-hidden="true"> · </span>
+          <span className={`session-status status-text-${status}`} aria-label="Session status">
+            {status ? statusLabel(status) : ''}
+          </span>
+        </p>
       </div>
-      {status === 'exited' && agentId && (
-        <button type="button" onClick={() => void run(bridge.request('agent.restart', { agentId }))}>
-          Restart agent
+      <div className="session-actions">
+        <UsageMeter sessionId={sessionId} />
+        {status === 'exited' && agentId && (
+          <button type="button" onClick={() => void run(bridge.request('agent.restart', { agentId }))}>
+            <Icon name="retry" /> Restart agent
+          </button>
+        )}
+        <button type="button" className="icon-button" aria-label="Session info" title="Agent and session info" onClick={() => useUiStore.setState({ infoOpen: true })}>
+          <Icon name="info" />
         </button>
-      )}
+        {panelTabs > 0 && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={panelShown ? 'Hide side panel' : 'Show side panel'}
+            aria-pressed={panelShown}
+            title={panelShown ? 'Hide side panel' : 'Show side panel'}
+            onClick={() => useUiStore.getState().patchSession(sessionId, { panelOpen: !panelShown })}
+          >
+            <Icon name="panel" />
+          </button>
+        )}
+      </div>
     </header>
   );
 }

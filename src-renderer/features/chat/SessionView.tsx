@@ -1,21 +1,37 @@
 import { useAppStore } from '../../store/appStore';
+import { useSessionUi } from '../../store/uiStore';
 import { Composer } from '../composer/Composer';
-import { Transcript } from './Transcript';
+import { ConfigBar } from '../config/ConfigBar';
+import { SessionInfoDialog } from '../info/SessionInfoDialog';
+import { SidePanel, usePanelTabs } from '../panel/SidePanel';
+import { AttentionDock } from './AttentionDock';
 import { SessionHeader } from './SessionHeader';
+import { Transcript } from './Transcript';
 
-/** One session: header, transcript, composer. */
+/** One session: header, transcript, what waits for the person, options, composer; the side panel. */
 export function SessionView({ sessionId }: { sessionId: string }) {
   const loaded = useAppStore((s) => Boolean(s.sessions[sessionId]));
+  const tabs = usePanelTabs(sessionId);
+  const panelOpen = useSessionUi(sessionId, (ui) => ui.panelOpen);
+  const showPanel = tabs.length > 0 && panelOpen !== false;
   return (
     <section id="session-panel" role="tabpanel" aria-labelledby={`tab-${sessionId}`} className="session">
       {loaded ? (
         <>
-          <SessionHeader sessionId={sessionId} />
-          <Transcript sessionId={sessionId} />
-          <Composer sessionId={sessionId} />
+          <SessionHeader sessionId={sessionId} panelTabs={tabs.length} panelShown={showPanel} />
+          <div className={`session-body${showPanel ? ' with-panel' : ''}`}>
+            <div className="conversation">
+              <Transcript sessionId={sessionId} />
+              <AttentionDock sessionId={sessionId} />
+              <ConfigBar sessionId={sessionId} />
+              <Composer sessionId={sessionId} />
+            </div>
+            {showPanel && <SidePanel sessionId={sessionId} tabs={tabs} />}
+          </div>
+          <SessionInfoDialog sessionId={sessionId} />
         </>
       ) : (
-        <p className="muted" role="status">
+        <p className="muted loading" role="status">
           Loading session…
         </p>
       )}

@@ -1,50 +1,229 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { useAppStore } from '../../store/appStore';
+import { EMPTY } from '../../store/empty';
+import { useUiStore } from '../../store/uiStore';
+import { useFocusEntry } from '../../store/focusEntry';
+import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
 
+/** Measured row heights per session, by entry id: survives tab switches and row unmounts. */
+const heightCache = new Map<string, Map<string, number>>();
+
+const ESTIMATES: Record<string, number> = { user: 64, agent: 120, thought: 40, tool: 96, plan: 72, stop: 32, notice: 56, file: 56, unknown: 44 };
+/** Rendered beyond the viewport on each side, in pixels. */
+const OVERSCAN = 800;
+/** How close to the bottom counts as "at the bottom". */
+const BOTTOM_SLACK = 24;
+
+function estimate(entry: TranscriptEntry | undefined): number {
+  return ESTIMATES[entry?.kind ?? 'unknown'] ?? 60;
+}
+
 /**
- * The transcript. Follows the stream while the person is at the bottom; scrolling up stops
- * following and shows "Jump to latest".
+ * The transcript, virtualized: only the rows near the viewport are in the DOM (spacers stand
+ * in for the rest, sized from measured heights or estimates), so a session with thousands of
+ * entries scrolls like a short one. Rows are in normal flow between the spacers, so a row
+ * that grows while streaming pushes the ones below it and the browser's scroll anchoring
+ * keeps what the person is reading in place.
+ *
+ * Follows the stream while the person is at the bottom; scrolling up stops following and
+ * shows "Jump to latest". The scroll position is kept per session across tab switches.
  */
 export function Transcript({ sessionId }: { sessionId: string }) {
-  const ids = useAppStore((s) => s.sessions[sessionId]?.entries.map((e) => e.id).join('\n') ?? '');
-  const lastEntry = useAppStore((s) => s.sessions[sessionId]?.entries.at(-1));
+  const entries = useAppStore((s) => s.sessions[sessionId]?.entries ?? (EMPTY as unknown as TranscriptEntry[]));
   const scroller = useRef<HTMLDivElement>(null);
-  const [following, setFollowing] = useState(true);
-  const entryIds = ids ? ids.split('\n') : [];
+  const inner = useRef<HTMLDivElement>(null);
+  const saved = useRef(useUiStore.getState().session(sessionId).scroll);
+  const followingRef = useRef(saved.current?.following ?? true);
+  const [following, setFollowingState] = useState(followingRef.current);
+  const [viewport, setViewport] = useState({ top: saved.current?.top ?? 0, height: 800 });
+  const [, setMeasureVersion] = useState(0);
+  const lastTop = useRef(0);
+  const frame = useRef(0);
 
-  useEffect(() => {
+  let heights = heightCache.get(sessionId);
+  if (!heights) heightCache.set(sessionId, (heights = new Map()));
+
+  const setFollowing = useCallback((value: boolean) => {
+    followingRef.current = value;
+    setFollowingState(value);
+  }, []);
+
+  // Offsets of every row (prefix sums): O(n) per render, cheap next to rendering rows.
+  const count = entries.length;
+  const offsets = new Float64Array(count + 1);
+  for (let i = 0; i < count; i++) {
+    const entry = entries[i];
+    offsets[i + 1] = offsets[i] + (heights.get(entry.id) ?? estimate(entry));
+  }
+  const total = offsets[count];
+  const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
+  const start = Math.max(0, upperBound(offsets, top - OVERSCAN) - 1);
+  const end = Math.min(count, upperBound(offsets, top + viewport.height + OVERSCAN));
+
+  const scrollToBottom = useCallback(() => {
     const element = scroller.current;
-    if (element && following) element.scrollTop = element.scrollHeight;
-  }, [ids, lastEntry, following]);
+    if (!element) return;
+    element.scrollTop = element.scrollHeight;
+    lastTop.current = element.scrollTop;
+  }, []);
+
+  // One ResizeObserver for every rendered row: measured heights replace estimates.
+  const rowObserver = useRef<ResizeObserver | null>(null);
+  if (!rowObserver.current && typeof ResizeObserver !== 'undefined') {
+    rowObserver.current = new ResizeObserver((records) => {
+      const cache = heightCache.get(sessionId)!;
+      let changed = false;
+      for (const record of records) {
+        const element = record.target as HTMLElement;
+        const id = element.dataset.entryId;
+        if (!id) continue;
+        const height = element.offsetHeight;
+        if (height > 0 && cache.get(id) !== height) {
+          cache.set(id, height);
+          changed = true;
+        }
+      }
+      if (changed) setMeasureVersion((v) => v + 1);
+      if (followingRef.current) scrollToBottom();
+    });
+  }
+  useEffect(() => () => rowObserver.current?.disconnect(), []);
+
+
+  // The viewport's size.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const update = () => setViewport((v) => (v.height === element.clientHeight ? v : { ...v, height: element.clientHeight }));
+    update();
+    const observer = new ResizeObserver(() => {
+      update();
+      if (followingRef.current) scrollToBottom();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [scrollToBottom]);
+
+  // Restore the saved position once; keep it for the next time this tab is shown.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    if (followingRef.current) scrollToBottom();
+    else element.scrollTop = saved.current?.top ?? 0;
+    lastTop.current = element.scrollTop;
+    return () => {
+      useUiStore.getState().patchSession(sessionId, { scroll: { top: element.scrollTop, following: followingRef.current } });
+    };
+  }, [sessionId, scrollToBottom]);
+
+  // New rows or grown rows: stay at the bottom while following.
+  useLayoutEffect(() => {
+    if (followingRef.current) scrollToBottom();
+  });
+
+  // A search result asked for an entry (history, issue 6): scroll to its offset so the
+  // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.
+  const focus = useFocusEntry((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
+  const focusIndex = focus ? entries.findIndex((entry) => entry.id === focus) : -1;
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!focus || focusIndex === -1 || !element) return;
+    useFocusEntry.getState().setFocusEntry(null);
+    setFollowing(false);
+    element.scrollTop = Math.max(0, offsets[focusIndex] - element.clientHeight / 3);
+    lastTop.current = element.scrollTop;
+    setViewport((v) => ({ ...v, top: element.scrollTop }));
+    requestAnimationFrame(() => {
+      const row = element.querySelector<HTMLElement>(`[data-entry-id="${CSS.escape(focus)}"]`);
+      if (!row) return;
+      row.scrollIntoView({ block: 'center' });
+      lastTop.current = element.scrollTop;
+      row.classList.add('focused-entry');
+      setTimeout(() => row.classList.remove('focused-entry'), 2500);
+    });
+  });
 
   const onScroll = () => {
     const element = scroller.current;
     if (!element) return;
-    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
-    setFollowing(atBottom);
+    const atBottom = element.scrollHeight - element.scrollTop - element.clientHeight <= BOTTOM_SLACK;
+    if (atBottom && !followingRef.current) setFollowing(true);
+    else if (!atBottom && followingRef.current && element.scrollTop < lastTop.current - 2) setFollowing(false);
+    lastTop.current = element.scrollTop;
+    cancelAnimationFrame(frame.current);
+    frame.current = requestAnimationFrame(() => setViewport((v) => (v.top === element.scrollTop ? v : { ...v, top: element.scrollTop })));
+  };
+
+  const jump = () => {
+    setFollowing(true);
+    scrollToBottom();
+    requestAnimationFrame(scrollToBottom);
   };
 
   return (
     <div className="transcript-wrap">
-      <div ref={scroller} className="transcript" role="log" aria-label="Transcript" aria-live="polite" onScroll={onScroll}>
-        {entryIds.map((id, index) => (
-          <EntryView key={id} sessionId={sessionId} index={index} />
-        ))}
+      <div
+        ref={scroller}
+        className="transcript"
+        role="log"
+        aria-label="Transcript"
+        tabIndex={0}
+        onScroll={onScroll}
+        onWheel={(event) => {
+          if (event.deltaY < 0 && followingRef.current && scroller.current && scroller.current.scrollTop > 0) setFollowing(false);
+        }}
+        onKeyDown={(event) => {
+          if (event.target !== event.currentTarget) return;
+          if (event.key === 'End' && (event.ctrlKey || event.metaKey)) jump();
+        }}
+      >
+        {count === 0 ? (
+          <div className="transcript-empty muted">Send a message to start. Type / for the agent’s commands and @ to attach a file.</div>
+        ) : (
+          <div ref={inner} className="transcript-inner" data-rows-total={count}>
+            <div className="spacer" style={{ height: offsets[start] }} aria-hidden="true" />
+            {entries.slice(start, end).map((entry, i) => (
+              <Row key={entry.id} id={entry.id} index={start + i} sessionId={sessionId} observer={rowObserver.current} />
+            ))}
+            <div className="spacer" style={{ height: total - offsets[end] }} aria-hidden="true" />
+          </div>
+        )}
       </div>
-      {!following && (
-        <button
-          type="button"
-          className="jump-latest"
-          onClick={() => {
-            setFollowing(true);
-            const element = scroller.current;
-            if (element) element.scrollTop = element.scrollHeight;
-          }}
-        >
-          Jump to latest
+      {!following && count > 0 && (
+        <button type="button" className="jump-latest" onClick={jump}>
+          <Icon name="arrowDown" /> Jump to latest
         </button>
       )}
     </div>
   );
+}
+
+/** One measured row; observed while mounted, so scrolled-away rows are not kept alive. */
+function Row({ id, index, sessionId, observer }: { id: string; index: number; sessionId: string; observer: ResizeObserver | null }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || !observer) return;
+    observer.observe(element);
+    return () => observer.unobserve(element);
+  }, [observer]);
+  return (
+    <div ref={ref} className="row" data-entry-id={id} data-index={index}>
+      <EntryView sessionId={sessionId} index={index} />
+    </div>
+  );
+}
+
+/** The first index whose offset is greater than `value`. */
+function upperBound(offsets: Float64Array, value: number): number {
+  let low = 0;
+  let high = offsets.length - 1;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (offsets[mid] <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

@@ -1,23 +1,84 @@
+import { useEffect, useRef } from 'react';
 import type { PendingPermission } from '../../../src-shared/session/state';
 import { bridge } from '../../bridge';
 import { run } from '../../store/appStore';
+import { Icon } from '../../ui/Icon';
 
-/** One button per option, named as the agent names it and styled by its kind. */
+const KIND_ICONS: Record<string, string> = { allow_once: 'check', allow_always: 'check', reject_once: 'x', reject_always: 'x' };
+const KIND_HINTS: Record<string, string> = {
+  allow_once: 'allow this time',
+  allow_always: 'allow and remember',
+  reject_once: 'reject this time',
+  reject_always: 'reject and remember',
+};
+
+/** Requests whose first option already took the focus once (rows remount when scrolled). */
+const focused = new Set<string>();
+
+/**
+ * The permission question on its tool call: one button per option, named as the agent names
+ * it and styled by kind. The first option takes the focus when the request appears (unless
+ * the person is typing); arrow keys move between options.
+ */
 export function PermissionCard({ sessionId, permission }: { sessionId: string; permission: PendingPermission }) {
+  const group = useRef<HTMLDivElement>(null);
   const title = String(permission.toolCall.title ?? 'The agent asks for permission');
+
+  useEffect(() => {
+    if (focused.has(permission.requestId)) return;
+    focused.add(permission.requestId);
+    const active = document.activeElement as HTMLElement | null;
+    const typing = active instanceof HTMLTextAreaElement && active.value.length > 0;
+    if (!typing && !(active instanceof HTMLInputElement) && !(active instanceof HTMLSelectElement)) {
+      group.current?.querySelector<HTMLButtonElement>('button')?.focus({ preventScroll: false });
+    }
+  }, [permission.requestId]);
+
+  const buttons = () => [...(group.current?.querySelectorAll<HTMLButtonElement>('button') ?? [])];
+  const move = (delta: number) => {
+    const list = buttons();
+    const index = list.indexOf(document.activeElement as HTMLButtonElement);
+    list[(index + delta + list.length) % list.length]?.focus();
+  };
+
   return (
     <div className="permission" role="group" aria-label={`Permission requested: ${title}`}>
       <p className="permission-question">
-        <strong>Allow?</strong> {title}
+        <Icon name="shield" />
+        <span>
+          <strong>Allow?</strong> {title}
+        </span>
       </p>
-      <div className="permission-options">
+      <div
+        ref={group}
+        className="permission-options"
+        role="group"
+        aria-label="Options"
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowRight' || event.key === 'ArrowDown') {
+            event.preventDefault();
+            move(1);
+          } else if (event.key === 'ArrowLeft' || event.key === 'ArrowUp') {
+            event.preventDefault();
+            move(-1);
+          } else if (event.key === 'Home') {
+            event.preventDefault();
+            buttons()[0]?.focus();
+          } else if (event.key === 'End') {
+            event.preventDefault();
+            buttons().at(-1)?.focus();
+          }
+        }}
+      >
         {permission.options.map((option) => (
           <button
             key={option.optionId}
             type="button"
-            className={`option option-${option.kind}`}
+            className={`option option-${KIND_HINTS[option.kind] ? option.kind : 'unknown'}`}
+            title={KIND_HINTS[option.kind] ? `${option.name} (${KIND_HINTS[option.kind]})` : `${option.name} (${option.kind})`}
             onClick={() => void run(bridge.request('permission.respond', { sessionId, requestId: permission.requestId, optionId: option.optionId }))}
           >
+            <Icon name={KIND_ICONS[option.kind] ?? 'unknown'} />
             {option.name}
           </button>
         ))}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { bridge } from '../../bridge';
 import { run, useAppStore } from '../../store/appStore';
 import { EMPTY } from '../../store/empty';
+import { useUiStore } from '../../store/uiStore';
 
 /** Choose an agent and a workspace folder, then start a session. */
 export function NewSessionDialog({ agentId, onClose }: { agentId: string | null; onClose: () => void }) {
@@ -32,7 +33,10 @@ export function NewSessionDialog({ agentId, onClose }: { agentId: string | null;
     setBusy(true);
     const result = await run(bridge.request('session.new', { agentId: agent, cwd }));
     setBusy(false);
-    if (result) onClose();
+    if (result) {
+      useUiStore.getState().setView('session');
+      onClose();
+    }
   };
 
   return (

@@ -1,89 +1,155 @@
 import { useMemo } from 'react';
 import type { AgentSummary, SessionSummary } from '../../../src-shared/ipc/appState';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
+import { useAppStore } from '../../store/appStore';
 import { EMPTY } from '../../store/empty';
+import { useUiStore } from '../../store/uiStore';
 import { AgentIcon } from '../../ui/AgentIcon';
 import { openCatalog } from '../registry';
-import { StatusDot } from '../../ui/StatusDot';
+import { Icon } from '../../ui/Icon';
+import { StatusDot, statusLabel } from '../../ui/StatusDot';
 
-export function Sidebar({ onNewSession }: { onNewSession: (agentId: string) => void }) {
+/** Agents (with a quick "new session" each) and the sessions, grouped by agent, then workspace. */
+export function Sidebar() {
   const agents = useAppStore((s) => s.app?.agents ?? EMPTY);
   const sessions = useAppStore((s) => s.app?.sessions ?? EMPTY);
   const active = useAppStore((s) => s.app?.tabs.active ?? null);
+  const view = useUiStore((s) => s.view);
   const groups = useMemo(() => groupSessions(sessions), [sessions]);
+  const ui = useUiStore.getState;
   return (
-    <aside className="sidebar" aria-label="Agents and sessions">
-      <section aria-labelledby="agents-heading">
-        <h2 id="agents-heading">Agents</h2>
-        {agents.length === 0 && <p className="muted">No agents yet. Add one to settings.json or install one from the registry.</p>}
-        <ul className="agent-list">
-          {agents.map((agent) => (
-            <AgentRow key={agent.id} agent={agent} onNewSession={onNewSession} />
-          ))}
-        </ul>
-        <button type="button" className="sidebar-catalog" onClick={() => openCatalog()}>
-          Browse the agent catalog…
-        </button>
-      </section>
-      <section aria-labelledby="sessions-heading">
-        <h2 id="sessions-heading">Sessions</h2>
-        {groups.map((group) => (
-          <div key={group.key} className="session-group">
-            <h3 title={group.cwd}>
-              {group.agentName} · {shortPath(group.cwd)}
-            </h3>
-            <ul>
-              {group.sessions.map((session) => (
-                <li key={session.sessionId}>
-                  <button
-                    type="button"
-                    className={`session-link${session.sessionId === active ? ' active' : ''}`}
-                    aria-current={session.sessionId === active ? 'page' : undefined}
-                    onClick={() => void run(bridge.request('session.open', { sessionId: session.sessionId }))}
-                  >
-                    <StatusDot status={session.status} />
-                    <span className="session-title">{session.title ?? 'New session'}</span>
-                    {session.needsAttention > 0 && <span className="badge" aria-label={`${session.needsAttention} waiting for you`}>{session.needsAttention}</span>}
-                  </button>
-                </li>
+    <nav className="sidebar" aria-label="Agents and sessions">
+      <div className="sidebar-scroll">
+        <section aria-labelledby="agents-heading">
+          <h2 id="agents-heading">Agents</h2>
+          {agents.length === 0 && <p className="muted small sidebar-hint">No agents yet. Add one to settings.json or install one from the registry.</p>}
+          <ul className="agent-list">
+            {agents.map((agent) => (
+              <AgentRow key={agent.id} agent={agent} onNewSession={(id) => ui().openNewSession(id)} />
+            ))}
+          </ul>
+          <button type="button" className="sidebar-catalog" onClick={() => openCatalog()}>
+            Browse the agent catalog…
+          </button>
+        </section>
+        <section aria-labelledby="sessions-heading">
+          <h2 id="sessions-heading">Sessions</h2>
+          {groups.length === 0 && <p className="muted small sidebar-hint">Sessions you start appear here.</p>}
+          {groups.map((agentGroup) => (
+            <div key={agentGroup.agentId} className="session-agent-group">
+              <h3 className="group-agent">{agentGroup.agentName}</h3>
+              {agentGroup.workspaces.map((group) => (
+                <div key={group.cwd} className="session-group" role="group" aria-label={`${agentGroup.agentName} in ${group.cwd}`}>
+                  <h4 className="group-cwd" title={group.cwd}>
+                    {shortPath(group.cwd)}
+                  </h4>
+                  <ul>
+                    {group.sessions.map((session) => {
+                      const current = session.sessionId === active && view === 'session';
+                      return (
+                        <li key={session.sessionId}>
+                          <button
+                            type="button"
+                            className={`session-link${current ? ' active' : ''}`}
+                            aria-current={current ? 'page' : undefined}
+                            aria-label={`${session.title || 'New session'} (${statusLabel(session.status)}${session.needsAttention ? `, ${session.needsAttention} waiting for you` : ''})`}
+                            onClick={() => ui().showSession(session.sessionId)}
+                          >
+                            <StatusDot status={session.status} decorative />
+                            <span className="session-title">{session.title || 'New session'}</span>
+                            {session.needsAttention > 0 && (
+                              <span className="badge" aria-hidden="true">
+                                {session.needsAttention}
+                              </span>
+                            )}
+                          </button>
+                        </li>
+                      );
+                    })}
+                  </ul>
+                </div>
               ))}
-            </ul>
-          </div>
-        ))}
-      </section>
-    </aside>
+            </div>
+          ))}
+        </section>
+      </div>
+      <div className="sidebar-footer">
+        <button
+          type="button"
+          className={`sidebar-settings${view === 'history' ? ' active' : ''}`}
+          aria-current={view === 'history' ? 'page' : undefined}
+          onClick={() => ui().setView(view === 'history' ? 'session' : 'history')}
+        >
+          <Icon name="clock" /> History
+        </button>
+        <button
+          type="button"
+          className={`sidebar-settings${view === 'settings' ? ' active' : ''}`}
+          aria-current={view === 'settings' ? 'page' : undefined}
+          onClick={() => ui().setView(view === 'settings' ? 'session' : 'settings')}
+        >
+          <Icon name="settings" /> Settings
+        </button>
+      </div>
+    </nav>
   );
 }
 
 function AgentRow({ agent, onNewSession }: { agent: AgentSummary; onNewSession: (agentId: string) => void }) {
+  const version = agent.agentInfo && typeof agent.agentInfo.version === 'string' ? agent.agentInfo.version : agent.version;
+  const state = agent.process === 'ready' ? 'running' : agent.process === 'starting' ? 'starting…' : agent.process === 'error' ? 'error' : agent.source === 'custom' ? 'custom' : 'installed';
   return (
     <li className="agent-row">
       <AgentIcon name={agent.name} svg={agent.icon} />
       <div className="agent-meta">
         <span className="agent-name">{agent.name}</span>
         <span className="muted small">
-          {agent.process === 'ready' ? 'running' : agent.process === 'starting' ? 'starting…' : agent.process === 'error' ? 'error' : agent.source}
-          {agent.agentInfo && typeof agent.agentInfo.version === 'string' ? ` · v${agent.agentInfo.version}` : ''}
+          {state}
+          {version ? ` · v${version}` : ''}
         </span>
-        {agent.error && <span className="error small" title={agent.error}>{agent.error.split('\n')[0]}</span>}
+        {agent.error && (
+          <span className="error small agent-error" title={agent.error}>
+            {agent.error.split('\n')[0]}
+          </span>
+        )}
       </div>
-      <button type="button" disabled={!agent.runnable} aria-label={`New session with ${agent.name}`} onClick={() => onNewSession(agent.id)}>
-        +
+      <button
+        type="button"
+        className="icon-button"
+        disabled={!agent.runnable}
+        aria-label={`New session with ${agent.name}`}
+        title={`New session with ${agent.name}`}
+        onClick={() => onNewSession(agent.id)}
+      >
+        <Icon name="plus" />
       </button>
     </li>
   );
 }
 
-function groupSessions(sessions: SessionSummary[]) {
-  const groups = new Map<string, { key: string; agentName: string; cwd: string; sessions: SessionSummary[] }>();
+interface WorkspaceGroup {
+  cwd: string;
+  sessions: SessionSummary[];
+}
+interface AgentGroup {
+  agentId: string;
+  agentName: string;
+  workspaces: WorkspaceGroup[];
+}
+
+function groupSessions(sessions: readonly SessionSummary[]): AgentGroup[] {
+  const agents = new Map<string, AgentGroup & { byCwd: Map<string, WorkspaceGroup> }>();
   for (const session of [...sessions].sort((a, b) => b.lastActivity - a.lastActivity)) {
-    const key = `${session.agentId}\u0000${session.cwd}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { key, agentName: session.agentName, cwd: session.cwd, sessions: [] }));
-    group.sessions.push(session);
+    let agent = agents.get(session.agentId);
+    if (!agent) agents.set(session.agentId, (agent = { agentId: session.agentId, agentName: session.agentName || session.agentId, workspaces: [], byCwd: new Map() }));
+    let workspace = agent.byCwd.get(session.cwd);
+    if (!workspace) {
+      workspace = { cwd: session.cwd, sessions: [] };
+      agent.byCwd.set(session.cwd, workspace);
+      agent.workspaces.push(workspace);
+    }
+    workspace.sessions.push(session);
   }
-  return [...groups.values()];
+  return [...agents.values()];
 }
 
 export function shortPath(path: string): string {

@@ -1,82 +1,151 @@
-import { useEffect } from 'react';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
+import { useRef, useState } from 'react';
+import { useAppStore } from '../../store/appStore';
 import { EMPTY, NO_TABS } from '../../store/empty';
+import { useUiStore } from '../../store/uiStore';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
+import { Icon } from '../../ui/Icon';
+import { activateTab, closeTab, moveTab } from './tabActions';
 
-/** Open sessions as tabs: state dot, a badge when a background tab needs you, reorder, close. */
-export function TabStrip({ onNewSession }: { onNewSession: () => void }) {
+/**
+ * Open sessions as tabs (WAI-ARIA tabs pattern): arrow keys move between tabs, Enter or
+ * Space shows one, Alt+Arrow (or Ctrl+Shift+PageUp/PageDown) moves it, Delete closes it;
+ * tabs can also be dragged. Each tab shows the session's state and a badge when a
+ * background session waits for the person.
+ */
+export function TabStrip() {
   const tabs = useAppStore((s) => s.app?.tabs ?? NO_TABS);
   const summaries = useAppStore((s) => s.app?.sessions ?? EMPTY);
+  const view = useUiStore((s) => s.view);
+  const sidebarOpen = useUiStore((s) => s.sidebarOpen);
   const byId = new Map(summaries.map((s) => [s.sessionId, s]));
+  const refs = useRef(new Map<string, HTMLButtonElement>());
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [dropAt, setDropAt] = useState<number | null>(null);
 
-  const activate = (sessionId: string) => void run(bridge.request('tabs.set', { open: tabs.open, active: sessionId }));
-  const close = (sessionId: string) => void run(bridge.request('session.close', { sessionId }));
-  const move = (sessionId: string, delta: number) => {
-    const open = [...tabs.open];
-    const from = open.indexOf(sessionId);
-    const to = from + delta;
-    if (from < 0 || to < 0 || to >= open.length) return;
-    open.splice(to, 0, ...open.splice(from, 1));
-    void run(bridge.request('tabs.set', { open, active: tabs.active }));
+  const focusTab = (index: number) => {
+    const id = tabs.open[(index + tabs.open.length) % tabs.open.length];
+    if (id) refs.current.get(id)?.focus();
   };
-
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.ctrlKey && event.key === 'Tab' && tabs.open.length > 1) {
-        event.preventDefault();
-        const index = tabs.open.indexOf(tabs.active ?? '');
-        const next = (index + (event.shiftKey ? -1 : 1) + tabs.open.length) % tabs.open.length;
-        activate(tabs.open[next]);
-      } else if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'w' && tabs.active) {
-        event.preventDefault();
-        close(tabs.active);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  });
 
   return (
     <div className="tabstrip">
-      <div role="tablist" aria-label="Open sessions" className="tabs">
-        {tabs.open.map((sessionId) => {
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={sidebarOpen ? 'Hide sidebar' : 'Show sidebar'}
+        aria-expanded={sidebarOpen}
+        title={sidebarOpen ? 'Hide sidebar' : 'Show sidebar'}
+        onClick={() => useUiStore.setState({ sidebarOpen: !sidebarOpen })}
+      >
+        <Icon name="sidebar" />
+      </button>
+      <div role="tablist" aria-label="Open sessions" className="tabs" onDragLeave={() => setDropAt(null)}>
+        {tabs.open.map((sessionId, index) => {
           const summary = byId.get(sessionId);
-          const selected = sessionId === tabs.active;
-          const title = summary?.title ?? summary?.agentName ?? 'Session';
+          const selected = sessionId === tabs.active && view === 'session';
+          const title = summary?.title || summary?.agentName || 'Session';
           const attention = summary?.needsAttention ?? 0;
+          const state = summary ? statusLabel(summary.status) : 'Loading';
           return (
-            <div key={sessionId} className={`tab${selected ? ' selected' : ''}`}>
+            <div
+              key={sessionId}
+              className={`tab${selected ? ' selected' : ''}${dragging === sessionId ? ' dragging' : ''}${dropAt === index ? ' drop-before' : ''}${dropAt === index + 1 && index === tabs.open.length - 1 ? ' drop-after' : ''}`}
+              draggable
+              data-session-id={sessionId}
+              onDragStart={(event) => {
+                event.dataTransfer.setData('text/x-acp-tab', sessionId);
+                event.dataTransfer.effectAllowed = 'move';
+                setDragging(sessionId);
+              }}
+              onDragEnd={() => {
+                setDragging(null);
+                setDropAt(null);
+              }}
+              onDragOver={(event) => {
+                if (!event.dataTransfer.types.includes('text/x-acp-tab')) return;
+                event.preventDefault();
+                const rect = event.currentTarget.getBoundingClientRect();
+                setDropAt(event.clientX > rect.left + rect.width / 2 ? index + 1 : index);
+              }}
+              onDrop={(event) => {
+                const id = event.dataTransfer.getData('text/x-acp-tab');
+                event.preventDefault();
+                const rect = event.currentTarget.getBoundingClientRect();
+                let to = event.clientX > rect.left + rect.width / 2 ? index + 1 : index;
+                const from = tabs.open.indexOf(id);
+                if (from >= 0 && from < to) to -= 1;
+                if (id) moveTab(id, to);
+                setDragging(null);
+                setDropAt(null);
+              }}
+              onAuxClick={(event) => {
+                if (event.button === 1) closeTab(sessionId);
+              }}
+            >
               <button
                 type="button"
                 role="tab"
+                ref={(element) => {
+                  if (element) refs.current.set(sessionId, element);
+                  else refs.current.delete(sessionId);
+                }}
                 id={`tab-${sessionId}`}
                 aria-selected={selected}
-                aria-controls="session-panel"
-                title={`${title} — ${summary ? statusLabel(summary.status) : ''}`}
-                onClick={() => activate(sessionId)}
+                aria-controls={selected ? 'session-panel' : undefined}
+                aria-describedby={`tab-state-${sessionId}`}
+                tabIndex={selected || (!tabs.open.includes(tabs.active ?? '') && index === 0) ? 0 : -1}
+                title={`${title} — ${state}`}
+                data-state={summary?.status ?? 'starting'}
+                onClick={() => activateTab(sessionId)}
                 onKeyDown={(event) => {
-                  if (event.altKey && event.key === 'ArrowLeft') move(sessionId, -1);
-                  if (event.altKey && event.key === 'ArrowRight') move(sessionId, 1);
+                  const reorder = event.altKey || (event.ctrlKey && event.shiftKey);
+                  if (reorder && (event.key === 'ArrowLeft' || event.key === 'PageUp')) {
+                    event.preventDefault();
+                    moveTab(sessionId, index - 1);
+                    requestAnimationFrame(() => refs.current.get(sessionId)?.focus());
+                  } else if (reorder && (event.key === 'ArrowRight' || event.key === 'PageDown')) {
+                    event.preventDefault();
+                    moveTab(sessionId, index + 1);
+                    requestAnimationFrame(() => refs.current.get(sessionId)?.focus());
+                  } else if (event.key === 'ArrowLeft') {
+                    event.preventDefault();
+                    focusTab(index - 1);
+                  } else if (event.key === 'ArrowRight') {
+                    event.preventDefault();
+                    focusTab(index + 1);
+                  } else if (event.key === 'Home') {
+                    event.preventDefault();
+                    focusTab(0);
+                  } else if (event.key === 'End') {
+                    event.preventDefault();
+                    focusTab(tabs.open.length - 1);
+                  } else if (event.key === 'Delete') {
+                    event.preventDefault();
+                    closeTab(sessionId);
+                  }
                 }}
               >
-                {summary && <StatusDot status={summary.status} />}
+                {summary && <StatusDot status={summary.status} decorative />}
                 <span className="tab-title">{title}</span>
                 {attention > 0 && !selected && (
-                  <span className="badge" aria-label={`${attention} waiting for you`}>
+                  <span className="badge" aria-hidden="true">
                     {attention}
                   </span>
                 )}
+                <span id={`tab-state-${sessionId}`} className="visually-hidden" aria-hidden="true">
+                  {state}
+                  {attention > 0 ? `, ${attention} waiting for you` : ''}
+                </span>
               </button>
-              <button type="button" className="tab-close" aria-label={`Close ${title}`} onClick={() => close(sessionId)}>
-                ×
+              <button type="button" className="tab-close" tabIndex={-1} aria-label={`Close ${title}`} title="Close (Ctrl+W)" onClick={() => closeTab(sessionId)}>
+                <Icon name="close" />
               </button>
             </div>
           );
         })}
       </div>
-      <button type="button" className="tab-new" aria-label="New session" title="New session (Ctrl+T)" onClick={onNewSession}>
-        +
+      <button type="button" className="icon-button tab-new" aria-label="New session" title="New session (Ctrl+T)" onClick={() => useUiStore.getState().openNewSession(null)}>
+        <Icon name="plus" />
       </button>
     </div>
   );

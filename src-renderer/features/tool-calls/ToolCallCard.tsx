@@ -1,111 +1,161 @@
 import type { ToolCallEntry } from '../../../src-shared/session/state';
+import { KNOWN_TOOL_KINDS } from '../../../src-shared/session/reducer';
 import { useAppStore } from '../../store/appStore';
-import { PermissionCard } from '../permission/PermissionCard';
+import { useUiStore } from '../../store/uiStore';
+import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
+import { DiffBlock } from '../diff/DiffBlock';
+import { PermissionCard } from '../permission/PermissionCard';
+import { TerminalView } from '../terminal/TerminalView';
 
-const KIND_ICONS: Record<string, string> = {
-  read: '📖',
-  edit: '✏️',
-  delete: '🗑️',
-  move: '📦',
-  search: '🔍',
-  execute: '▶️',
-  think: '💭',
-  fetch: '🌐',
-  switch_mode: '🔀',
-  other: '🔧',
+const KIND_LABELS: Record<string, string> = {
+  read: 'Read',
+  edit: 'Edit',
+  delete: 'Delete',
+  move: 'Move',
+  search: 'Search',
+  execute: 'Run',
+  think: 'Think',
+  fetch: 'Fetch',
+  switch_mode: 'Switch mode',
+  other: 'Tool',
 };
 
-const STATUS_LABELS: Record<string, string> = {
-  pending: 'Pending',
-  in_progress: 'Running',
-  completed: 'Done',
-  failed: 'Failed',
-  awaiting_permission: 'Waiting for your permission',
-  canceled: 'Canceled',
+const STATUS: Record<string, { label: string; icon: string }> = {
+  pending: { label: 'Pending', icon: 'clock' },
+  in_progress: { label: 'Running', icon: 'spinner' },
+  completed: { label: 'Done', icon: 'check' },
+  failed: { label: 'Failed', icon: 'x' },
+  awaiting_permission: { label: 'Waiting for your permission', icon: 'shield' },
+  canceled: { label: 'Canceled', icon: 'stop' },
 };
 
 /** A tool call: kind, title, status, what it touches and its content; the permission card on it. */
 export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: ToolCallEntry }) {
-  const permission = useAppStore((s) => (entry.permissionRequestId ? s.sessions[sessionId]?.permissions.find((p) => p.requestId === entry.permissionRequestId) : undefined));
-  const status = STATUS_LABELS[entry.status] ?? entry.status;
+  const permission = useAppStore((s) =>
+    entry.permissionRequestId ? s.sessions[sessionId]?.permissions.find((p) => p.requestId === entry.permissionRequestId) : undefined,
+  );
+  const inputKey = `${entry.toolCallId}:input`;
+  const outputKey = `${entry.toolCallId}:output`;
+  const inputOpen = useUiStore((s) => s.expanded[inputKey]);
+  const outputOpen = useUiStore((s) => s.expanded[outputKey] ?? false);
+  const knownKind = KNOWN_TOOL_KINDS.includes(entry.toolKind);
+  const status = STATUS[entry.status] ?? { label: entry.status, icon: 'unknown' };
+  const knownStatus = entry.status in STATUS;
+  const command = commandOf(entry.rawInput);
+  // What is being approved is always on screen: the command, the input, the diff.
+  const showInput = inputOpen ?? Boolean(permission);
+  const title = entry.title || command || entry.toolCallId;
+
   return (
-    <article className={`entry tool tool-${entry.status}`} aria-label={`Tool call: ${entry.title || entry.toolCallId}`}>
+    <article className={`entry tool tool-${knownStatus ? entry.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
       <header className="tool-header">
-        <span className="tool-kind" title={`Kind: ${entry.toolKind}`} aria-hidden="true">
-          {KIND_ICONS[entry.toolKind] ?? '❔'}
+        <span className={`tool-kind kind-${knownKind ? entry.toolKind : 'unknown'}`} title={`Kind: ${entry.toolKind}`}>
+          <Icon name={knownKind ? entry.toolKind : 'unknown'} label={KIND_LABELS[entry.toolKind] ?? `Unknown kind ${entry.toolKind}`} />
         </span>
-        <span className="tool-title">{entry.title || entry.toolCallId}</span>
-        {!KIND_ICONS[entry.toolKind] && <span className="badge-neutral">{entry.toolKind}</span>}
-        <span className={`tool-status status-${entry.status}`}>{status}</span>
+        <span className="tool-title">{title}</span>
+        {!knownKind && <span className="badge-neutral">{entry.toolKind}</span>}
+        <span className={`tool-status status-${knownStatus ? entry.status : 'unknown'}`} role="status" aria-label={`Status: ${status.label}`}>
+          {status.icon === 'spinner' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status.icon} />}
+          {status.label}
+        </span>
       </header>
+      {entry.status === 'in_progress' && <div className="tool-progress" role="progressbar" aria-label={`${title} in progress`} />}
+      {command && entry.toolKind === 'execute' && (
+        <pre className="tool-command" aria-label="Command">
+          <span aria-hidden="true">$ </span>
+          {command}
+        </pre>
+      )}
       {entry.locations.length > 0 && (
-        <ul className="tool-locations">
-          {entry.locations.map((location, i) => (
-            <li key={i}>
-              <code>
-                {String(location.path)}
-                {location.line ? `:${String(location.line)}` : ''}
-              </code>
-            </li>
-          ))}
+        <ul className="tool-locations" aria-label="Locations">
+          {entry.locations.map((location, i) => {
+            const path = String(location.path ?? '');
+            const line = typeof location.line === 'number' ? location.line : null;
+            const label = `${path}${line ? `:${line}` : ''}`;
+            return (
+              <li key={i}>
+                <button type="button" className="location" title={`Open ${label} (read-only)`} onClick={() => useUiStore.getState().openFile(sessionId, path, line)}>
+                  <Icon name="file" />
+                  <span className="sr-prefix visually-hidden">Open </span>
+                  {label}
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
       {entry.content.map((content, i) => (
-        <ToolContent key={i} sessionId={sessionId} content={content} meta={entry.meta} />
+        <ToolContent key={i} sessionId={sessionId} toolCallId={entry.toolCallId} content={content} meta={entry.meta} />
       ))}
       {entry.rawInput !== undefined && (
-        <details className="raw" open={Boolean(permission)}>
-          <summary>Input</summary>
-          <pre>{JSON.stringify(entry.rawInput, null, 2)}</pre>
-        </details>
+        <div className="raw">
+          <button type="button" className="disclosure small" aria-expanded={showInput} onClick={() => useUiStore.getState().toggle(inputKey, !showInput)}>
+            <Icon name={showInput ? 'chevronDown' : 'chevronRight'} /> Raw input
+          </button>
+          {showInput && <pre aria-label="Raw input">{JSON.stringify(entry.rawInput, null, 2)}</pre>}
+        </div>
       )}
       {entry.rawOutput !== undefined && (
-        <details className="raw">
-          <summary>Output</summary>
-          <pre>{JSON.stringify(entry.rawOutput, null, 2)}</pre>
-        </details>
+        <div className="raw">
+          <button type="button" className="disclosure small" aria-expanded={outputOpen} onClick={() => useUiStore.getState().toggle(outputKey)}>
+            <Icon name={outputOpen ? 'chevronDown' : 'chevronRight'} /> Raw output
+          </button>
+          {outputOpen && <pre aria-label="Raw output">{JSON.stringify(entry.rawOutput, null, 2)}</pre>}
+        </div>
+      )}
+      {(!knownKind || !knownStatus) && (
+        <UnknownBox label={`tool call ${!knownKind ? `kind ${entry.toolKind}` : ''}${!knownKind && !knownStatus ? ', ' : ''}${!knownStatus ? `status ${entry.status}` : ''}`} raw={entry} />
       )}
       {permission && <PermissionCard sessionId={sessionId} permission={permission} />}
     </article>
   );
 }
 
-function ToolContent({ sessionId, content, meta }: { sessionId: string; content: Record<string, unknown>; meta: unknown }) {
-  const terminalId = content.type === 'terminal' ? String(content.terminalId) : null;
-  const terminal = useAppStore((s) => (terminalId ? s.sessions[sessionId]?.terminals[terminalId] : undefined));
+function commandOf(rawInput: unknown): string | null {
+  if (!rawInput || typeof rawInput !== 'object') return null;
+  const input = rawInput as Record<string, unknown>;
+  if (typeof input.command === 'string') return [input.command, ...(Array.isArray(input.args) ? input.args.map(String) : [])].join(' ');
+  if (Array.isArray(input.command)) return input.command.map(String).join(' ');
+  return null;
+}
+
+function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: string; toolCallId: string; content: Record<string, unknown>; meta: unknown }) {
   switch (content.type) {
     case 'content': {
       const block = content.content as { type?: string; text?: string } | undefined;
-      return block?.type === 'text' ? <pre className="tool-text">{block.text}</pre> : <UnknownBox label={`content ${block?.type}`} raw={block} />;
+      if (block?.type === 'text') return <pre className="tool-text">{block.text}</pre>;
+      return <UnknownBox label={`content ${String(block?.type)}`} raw={block} />;
     }
-    case 'diff':
+    case 'diff': {
+      const path = String(content.path ?? '');
       return (
-        <div className="diff" aria-label={`Diff of ${String(content.path)}`}>
-          <div className="diff-path">
-            <code>{String(content.path)}</code> {content.oldText == null ? '(new file)' : ''}
-          </div>
-          <pre className="diff-old">{content.oldText == null ? '' : String(content.oldText)}</pre>
-          <pre className="diff-new">{String(content.newText ?? '')}</pre>
-        </div>
+        <DiffBlock
+          modelKey={`${toolCallId}:${path}`}
+          path={path}
+          oldText={typeof content.oldText === 'string' ? content.oldText : null}
+          newText={String(content.newText ?? '')}
+          deleted={content.deleted === true}
+        />
       );
+    }
     case 'terminal':
-      if (!terminal) {
-        const output = (meta as Record<string, unknown> | undefined)?.terminal_output;
-        return (
-          <div className="terminal-missing">
-            <span className="muted small">Terminal {terminalId} (not run by this app)</span>
-            {typeof output === 'string' && <pre>{output}</pre>}
-          </div>
-        );
-      }
-      return (
-        <div className="terminal-output" aria-label={`Terminal ${terminal.command}`}>
-          <pre>{terminal.output}</pre>
-          {terminal.exited && <span className="muted small">Exited with code {String(terminal.exitCode)}</span>}
-        </div>
-      );
+      return <ToolTerminal sessionId={sessionId} terminalId={String(content.terminalId)} meta={meta} />;
     default:
       return <UnknownBox label={`tool content ${String(content.type)}`} raw={content} />;
   }
+}
+
+function ToolTerminal({ sessionId, terminalId, meta }: { sessionId: string; terminalId: string; meta: unknown }) {
+  const known = useAppStore((s) => Boolean(s.sessions[sessionId]?.terminals[terminalId]));
+  if (!known) {
+    const output = (meta as Record<string, unknown> | undefined)?.terminal_output;
+    return (
+      <div className="terminal-missing">
+        <span className="muted small">Terminal {terminalId} (not run by this app)</span>
+        {typeof output === 'string' && <pre className="tool-text">{output}</pre>}
+      </div>
+    );
+  }
+  return <TerminalView sessionId={sessionId} terminalId={terminalId} rows={10} />;
 }

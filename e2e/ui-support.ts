@@ -1,0 +1,82 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { ARTIFACTS, fixtureAgent, startHost, type RunningHost } from './fixtures/host';
+
+export { expect };
+
+/** The fixture agent with config options and commands (the default of these UI tests). */
+export const FIXTURE = fixtureAgent('fixture', 'Fixture Agent', ['--config', '--commands']);
+
+type Fixtures = {
+  host: RunningHost;
+  /** Console errors and page errors seen during the test; asserted empty at its end. */
+  problems: string[];
+};
+
+/**
+ * A test with a fresh host and a page that records console errors and uncaught exceptions;
+ * every test ends by asserting there were none.
+ */
+export const test = base.extend<Fixtures>({
+  host: async ({}, use) => {
+    const host = await startHost({ settings: { agents: [FIXTURE] } });
+    await use(host);
+    await host.stop();
+  },
+  problems: async ({ page }, use) => {
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    await use(problems);
+    expect(problems, 'console errors and page errors during the test').toEqual([]);
+  },
+});
+
+export async function openApp(page: Page, host: RunningHost): Promise<void> {
+  await page.goto(host.url);
+  await expect(page.getByRole('heading', { name: 'Agents' })).toBeVisible();
+}
+
+/** Starts a session through the UI and waits until it is connected. */
+export async function startSession(page: Page, agentName: string, workspace: string): Promise<void> {
+  await page.getByRole('button', { name: `New session with ${agentName}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Workspace folder').fill(workspace);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel('Session status')).toHaveText('Idle');
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+export function transcript(page: Page) {
+  return page.getByRole('log', { name: 'Transcript' });
+}
+
+export async function waitIdle(page: Page): Promise<void> {
+  await expect(page.getByLabel('Session status')).toHaveText('Idle');
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+}
+
+/**
+ * Writes a session's event log and the open-tabs file into a data folder before the host
+ * starts, so a test can open a session of any size or shape without an agent producing it.
+ */
+export function seedSession(dataDir: string, sessionId: string, cwd: string, bodies: Record<string, unknown>[], agent = FIXTURE): void {
+  mkdirSync(join(dataDir, 'sessions'), { recursive: true });
+  const events = [{ kind: 'session.created', agentId: agent.id, agentName: agent.name, cwd }, ...bodies];
+  const ts = Date.now() - events.length * 1000;
+  const lines = events.map((body, i) => JSON.stringify({ ...body, sessionId, seq: i + 1, ts: ts + i * 1000 }));
+  writeFileSync(join(dataDir, 'sessions', `${sessionId}.jsonl`), lines.join('\n') + '\n');
+  writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: [sessionId], active: sessionId }));
+}

@@ -1,0 +1,151 @@
+import { useEffect, useRef, useState } from 'react';
+import { useUiStore } from '../../store/uiStore';
+import { Icon } from '../../ui/Icon';
+import { languageFor, loadMonaco } from './monaco';
+
+const MAX_HEIGHT = 420;
+const LINE_HEIGHT = 19;
+
+export interface DiffBlockProps {
+  /** `${toolCallId}:${path}`: what the models belong to (one pair per mounted block). */
+  modelKey: string;
+  path: string;
+  /** null: a new file. */
+  oldText: string | null;
+  newText: string;
+  /** The agent deleted the file (`deleted: true`, rfds-diff-delete). */
+  deleted?: boolean;
+  /** Render at once rather than when scrolled into view. */
+  eager?: boolean;
+}
+
+/**
+ * A Monaco diff of one file: side by side or inline (a global preference), new files and
+ * deletions included. Models exist only while the block is mounted *and* has been on
+ * screen; they are disposed on unmount. Unchanged regions are folded so a long file with
+ * a small change stays short, and Monaco renders only the visible lines of a large one.
+ */
+export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: DiffBlockProps) {
+  const layout = useUiStore((s) => s.diffLayout);
+  const host = useRef<HTMLDivElement>(null);
+  const [visible, setVisible] = useState(Boolean(eager));
+  const [height, setHeight] = useState(() => Math.min(MAX_HEIGHT, Math.max(3, lineCount(newText), lineCount(oldText ?? '')) * LINE_HEIGHT + 8));
+  const [stats, setStats] = useState<{ added: number; removed: number } | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const editorRef = useRef<import('monaco-editor/editor').editor.IStandaloneDiffEditor | null>(null);
+
+  useEffect(() => {
+    if (visible || !host.current) return;
+    const observer = new IntersectionObserver((records) => {
+      if (records.some((r) => r.isIntersecting)) {
+        setVisible(true);
+        observer.disconnect();
+      }
+    });
+    observer.observe(host.current);
+    return () => observer.disconnect();
+  }, [visible]);
+
+  useEffect(() => {
+    if (!visible || !host.current) return;
+    let disposed = false;
+    const cleanup: (() => void)[] = [];
+    loadMonaco()
+      .then((monaco) => {
+        if (disposed || !host.current) return;
+        const language = languageFor(monaco, path);
+        const original = monaco.editor.createModel(oldText ?? '', language);
+        const modified = monaco.editor.createModel(deleted ? '' : newText, language);
+        const editor = monaco.editor.createDiffEditor(host.current, {
+          readOnly: true,
+          originalEditable: false,
+          automaticLayout: true,
+          renderSideBySide: useUiStore.getState().diffLayout === 'side-by-side',
+          useInlineViewWhenSpaceIsLimited: false,
+          minimap: { enabled: false },
+          scrollBeyondLastLine: false,
+          renderOverviewRuler: false,
+          hideUnchangedRegions: { enabled: true, contextLineCount: 3, minimumLineCount: 6, revealLineCount: 20 },
+          scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+          fontSize: 12.5,
+          lineHeight: LINE_HEIGHT,
+          ariaLabel: `Diff of ${path}`,
+        });
+        editor.setModel({ original, modified });
+        editorRef.current = editor;
+        const fit = () => {
+          const content = Math.max(editor.getOriginalEditor().getContentHeight(), editor.getModifiedEditor().getContentHeight());
+          setHeight(Math.min(MAX_HEIGHT, Math.max(LINE_HEIGHT * 2, content + 2)));
+        };
+        const subscriptions = [
+          editor.getModifiedEditor().onDidContentSizeChange(fit),
+          editor.getOriginalEditor().onDidContentSizeChange(fit),
+          editor.onDidUpdateDiff(() => {
+            let added = 0;
+            let removed = 0;
+            for (const change of editor.getLineChanges() ?? []) {
+              if (change.modifiedEndLineNumber >= change.modifiedStartLineNumber && change.modifiedEndLineNumber > 0) added += change.modifiedEndLineNumber - change.modifiedStartLineNumber + 1;
+              if (change.originalEndLineNumber >= change.originalStartLineNumber && change.originalEndLineNumber > 0) removed += change.originalEndLineNumber - change.originalStartLineNumber + 1;
+            }
+            setStats({ added, removed });
+            fit();
+          }),
+        ];
+        cleanup.push(() => {
+          subscriptions.forEach((s) => s.dispose());
+          editor.dispose();
+          original.dispose();
+          modified.dispose();
+          editorRef.current = null;
+        });
+      })
+      .catch((error: Error) => setFailed(error.message));
+    return () => {
+      disposed = true;
+      cleanup.forEach((fn) => fn());
+    };
+  }, [visible, modelKey, path, oldText, newText, deleted]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({ renderSideBySide: layout === 'side-by-side' });
+  }, [layout]);
+
+  const label = deleted ? 'deleted' : oldText === null ? 'new file' : null;
+  return (
+    <div className="diff-block" role="group" aria-label={`Diff of ${path}`}>
+      <div className="diff-head">
+        <Icon name="diff" />
+        <code className="diff-path" title={path}>
+          {path}
+        </code>
+        {label && <span className={`badge-neutral diff-kind diff-${deleted ? 'deleted' : 'new'}`}>{label}</span>}
+        {stats && (
+          <span className="diff-stats" aria-label={`${stats.added} lines added, ${stats.removed} removed`}>
+            <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
+          </span>
+        )}
+        <button
+          type="button"
+          className="link-button"
+          aria-pressed={layout === 'inline'}
+          onClick={() => useUiStore.setState({ diffLayout: layout === 'inline' ? 'side-by-side' : 'inline' })}
+        >
+          {layout === 'inline' ? 'Side by side' : 'Inline'}
+        </button>
+      </div>
+      {failed ? (
+        <pre className="diff-fallback">{newText}</pre>
+      ) : (
+        <div ref={host} className="diff-editor" style={{ height }} data-loaded={Boolean(editorRef.current) || undefined}>
+          {!visible && <span className="muted small diff-placeholder">Diff loads when shown…</span>}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function lineCount(text: string): number {
+  let count = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) count++;
+  return count;
+}

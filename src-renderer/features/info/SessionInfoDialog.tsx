@@ -1,0 +1,119 @@
+import { useEffect, useRef, useState } from 'react';
+import type { RawObject } from '../../../src-shared/session/events';
+import { bridge } from '../../bridge';
+import { run, useAppStore } from '../../store/appStore';
+import { useUiStore } from '../../store/uiStore';
+import { formatCost, formatTokens } from './UsageMeter';
+
+/** Agent and session info: name, version, capabilities, stderr log, usage, ids. */
+export function SessionInfoDialog({ sessionId }: { sessionId: string }) {
+  const open = useUiStore((s) => s.infoOpen);
+  if (!open) return null;
+  return <InfoDialog sessionId={sessionId} onClose={() => useUiStore.setState({ infoOpen: false })} />;
+}
+
+function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const session = useAppStore((s) => s.sessions[sessionId]);
+  const agent = useAppStore((s) => s.app?.agents.find((a) => a.id === s.sessions[sessionId]?.agentId));
+  const [stderr, setStderr] = useState<string[] | null>(null);
+
+  const loadStderr = async () => {
+    if (!session?.agentId) return;
+    const result = await run(bridge.request('agent.stderr', { agentId: session.agentId }));
+    setStderr(result?.lines ?? []);
+  };
+  useEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    void loadStderr();
+  }, []);
+
+  if (!session) return null;
+  const info = (agent?.agentInfo ?? {}) as RawObject;
+  const caps = (agent?.capabilities ?? {}) as RawObject;
+  const prompt = (caps.promptCapabilities ?? {}) as RawObject;
+  const mcp = (caps.mcpCapabilities ?? {}) as RawObject;
+  const sessionCaps = (caps.sessionCapabilities ?? {}) as RawObject;
+  const capabilityList: [string, boolean][] = [
+    ['Load earlier sessions', caps.loadSession === true],
+    ['Images in prompts', prompt.image === true],
+    ['Audio in prompts', prompt.audio === true],
+    ['Embedded context', prompt.embeddedContext === true],
+    ['MCP over HTTP', mcp.http === true],
+    ['MCP over SSE', mcp.sse === true],
+    ...Object.keys(sessionCaps).map((key): [string, boolean] => [`Session ${key}`, true]),
+  ];
+  const usage = session.usage;
+  return (
+    <dialog ref={dialog} className="dialog info-dialog" aria-labelledby="info-title" onClose={onClose}>
+      <div className="dialog-head">
+        <h2 id="info-title">Agent and session</h2>
+        <button type="button" className="icon-button" aria-label="Close" onClick={() => dialog.current?.close()}>
+          ×
+        </button>
+      </div>
+      <div className="info-grid">
+        <section aria-labelledby="info-agent">
+          <h3 id="info-agent">Agent</h3>
+          <dl>
+            <dt>Name</dt>
+            <dd>{String(info.title ?? agent?.name ?? session.agentName)}</dd>
+            <dt>Id</dt>
+            <dd>
+              <code>{String(info.name ?? session.agentId)}</code>
+            </dd>
+            <dt>Version</dt>
+            <dd>{String(info.version ?? agent?.version ?? 'unknown')}</dd>
+            <dt>Protocol</dt>
+            <dd>{agent?.protocolVersion !== undefined ? `v${agent.protocolVersion}` : 'unknown'}</dd>
+            <dt>Process</dt>
+            <dd>{agent?.process ?? 'unknown'}</dd>
+          </dl>
+          <h4>Capabilities</h4>
+          <ul className="capabilities" aria-label="Capabilities">
+            {capabilityList.map(([label, on]) => (
+              <li key={label} className={on ? 'on' : 'off'}>
+                <span aria-hidden="true">{on ? '✓' : '–'}</span> {label}
+                <span className="visually-hidden">{on ? ': yes' : ': no'}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section aria-labelledby="info-session">
+          <h3 id="info-session">Session</h3>
+          <dl>
+            <dt>Title</dt>
+            <dd>{session.title ?? '(none)'}</dd>
+            <dt>Workspace</dt>
+            <dd>
+              <code>{session.cwd}</code>
+            </dd>
+            <dt>ACP session</dt>
+            <dd>
+              <code>{session.acpSessionId ?? 'not connected'}</code>
+            </dd>
+            <dt>Usage</dt>
+            <dd>
+              {usage?.used !== undefined ? `${formatTokens(usage.used)}${usage.size ? ` of ${formatTokens(usage.size)}` : ''} tokens` : 'not reported'}
+              {usage?.cost ? ` · ${formatCost(usage.cost)}` : ''}
+            </dd>
+            <dt>Entries</dt>
+            <dd>{session.entries.length}</dd>
+          </dl>
+        </section>
+      </div>
+      <section aria-labelledby="info-stderr">
+        <div className="dialog-head">
+          <h3 id="info-stderr">Agent log (stderr)</h3>
+          <button type="button" onClick={() => void loadStderr()}>
+            Refresh
+          </button>
+        </div>
+        <pre className="stderr" aria-label="Agent log" tabIndex={0}>
+          {stderr === null ? 'Loading…' : stderr.length ? stderr.join('\n') : '(empty)'}
+        </pre>
+      </section>
+    </dialog>
+  );
+}

@@ -1,0 +1,139 @@
+import { useMemo } from 'react';
+import type { TerminalState } from '../../../src-shared/session/state';
+import { useAppStore } from '../../store/appStore';
+import { useSessionUi, useUiStore, type PanelTab } from '../../store/uiStore';
+import { Icon } from '../../ui/Icon';
+import { DiffBlock } from '../diff/DiffBlock';
+import { FileViewer } from '../diff/FileViewer';
+import { PlanView } from '../plan/PlanView';
+import { TerminalView } from '../terminal/TerminalView';
+import { changedFiles } from './changedFiles';
+
+const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals', review: 'Review', file: 'File' };
+
+/** Which side-panel tabs have something to show. */
+export function usePanelTabs(sessionId: string): PanelTab[] {
+  const hasPlan = useAppStore((s) => (s.sessions[sessionId]?.plan.length ?? 0) > 0);
+  const hasTerminals = useAppStore((s) => Object.values(s.sessions[sessionId]?.terminals ?? {}).some((t) => !t.interactive));
+  const hasChanges = useAppStore((s) => {
+    const state = s.sessions[sessionId];
+    if (!state) return false;
+    if (Object.keys(state.files).length) return true;
+    for (const index of Object.values(state.toolIndex)) {
+      const entry = state.entries[index];
+      if (entry?.kind === 'tool' && entry.content.some((c) => c.type === 'diff')) return true;
+    }
+    return false;
+  });
+  const hasFile = useSessionUi(sessionId, (ui) => ui.file !== null);
+  return useMemo(() => {
+    const tabs: PanelTab[] = [];
+    if (hasPlan) tabs.push('plan');
+    if (hasTerminals) tabs.push('terminals');
+    if (hasChanges) tabs.push('review');
+    if (hasFile) tabs.push('file');
+    return tabs;
+  }, [hasPlan, hasTerminals, hasChanges, hasFile]);
+}
+
+/** Plan, terminals, the review of changed files and the file viewer, beside the transcript. */
+export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelTab[] }) {
+  const chosen = useSessionUi(sessionId, (ui) => ui.panelTab);
+  const tab = chosen && tabs.includes(chosen) ? chosen : tabs[0];
+  const patch = (p: Parameters<ReturnType<typeof useUiStore.getState>['patchSession']>[1]) => useUiStore.getState().patchSession(sessionId, p);
+  if (!tab) return null;
+  return (
+    <aside className="side-panel" aria-label="Side panel">
+      <div className="panel-tabs">
+        <div role="tablist" aria-label="Side panel views">
+          {tabs.map((t) => (
+            <button
+              key={t}
+              type="button"
+              role="tab"
+              id={`panel-tab-${t}`}
+              aria-selected={t === tab}
+              aria-controls={`panel-${t}`}
+              tabIndex={t === tab ? 0 : -1}
+              onClick={() => patch({ panelTab: t })}
+              onKeyDown={(event) => {
+                const i = tabs.indexOf(t);
+                if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
+                  event.preventDefault();
+                  const next = tabs[(i + (event.key === 'ArrowRight' ? 1 : -1) + tabs.length) % tabs.length];
+                  patch({ panelTab: next });
+                  requestAnimationFrame(() => document.getElementById(`panel-tab-${next}`)?.focus());
+                }
+              }}
+            >
+              {LABELS[t]}
+            </button>
+          ))}
+        </div>
+        <button type="button" className="icon-button" aria-label="Close side panel" title="Close side panel" onClick={() => patch({ panelOpen: false })}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`panel-tab-${tab}`}>
+        {tab === 'plan' && <PlanView sessionId={sessionId} />}
+        {tab === 'terminals' && <TerminalsView sessionId={sessionId} />}
+        {tab === 'review' && <ReviewView sessionId={sessionId} />}
+        {tab === 'file' && <FileTab sessionId={sessionId} />}
+      </div>
+    </aside>
+  );
+}
+
+function TerminalsView({ sessionId }: { sessionId: string }) {
+  const terminals = useAppStore((s) => s.sessions[sessionId]?.terminals);
+  const list = Object.values(terminals ?? {}).filter((t: TerminalState) => !t.interactive);
+  return (
+    <div className="terminals-view">
+      {list.map((t) => (
+        <TerminalView key={t.terminalId} sessionId={sessionId} terminalId={t.terminalId} rows={14} />
+      ))}
+    </div>
+  );
+}
+
+function ReviewView({ sessionId }: { sessionId: string }) {
+  const entries = useAppStore((s) => s.sessions[sessionId]?.entries);
+  const files = useAppStore((s) => s.sessions[sessionId]?.files);
+  const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);
+  const list = useMemo(() => (entries && files ? changedFiles({ entries, files }) : []), [entries, files]);
+  const current = list.find((f) => f.path === selected) ?? list[0];
+  return (
+    <div className="review-view">
+      <p className="muted small">
+        {list.length} file{list.length === 1 ? '' : 's'} changed in this session
+      </p>
+      <ul className="review-list" aria-label="Changed files">
+        {list.map((file) => (
+          <li key={file.path}>
+            <button
+              type="button"
+              aria-current={file === current ? 'true' : undefined}
+              className={file === current ? 'selected' : undefined}
+              onClick={() => useUiStore.getState().patchSession(sessionId, { reviewPath: file.path })}
+            >
+              <Icon name={file.deleted ? 'delete' : 'file'} />
+              <span className="review-name">{basename(file.path)}</span>
+              <span className="muted small review-dir">{file.deleted ? 'deleted' : file.oldText === null ? 'new' : `${file.changes} change${file.changes === 1 ? '' : 's'}`}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      {current && <DiffBlock key={current.path} eager modelKey={`review:${current.path}`} path={current.path} oldText={current.oldText} newText={current.newText} deleted={current.deleted} />}
+    </div>
+  );
+}
+
+function FileTab({ sessionId }: { sessionId: string }) {
+  const file = useSessionUi(sessionId, (ui) => ui.file);
+  if (!file) return null;
+  return <FileViewer sessionId={sessionId} path={file.path} line={file.line} />;
+}
+
+function basename(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
+}

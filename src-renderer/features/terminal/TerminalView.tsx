@@ -1,0 +1,118 @@
+import { useEffect, useRef } from 'react';
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import '@xterm/xterm/css/xterm.css';
+import { bridge } from '../../bridge';
+import { run, useAppStore } from '../../store/appStore';
+import { subscribeTerminal } from '../../store/terminalBus';
+
+export interface TerminalViewProps {
+  sessionId: string;
+  terminalId: string;
+  /** Keystrokes go to the process (`terminal.input`) and the size follows the view (`terminal.resize`). */
+  interactive?: boolean;
+  /** Height in rows when the view is not stretched by its container. */
+  rows?: number;
+  /** Fill the container's height instead of `rows`. */
+  fill?: boolean;
+  /** Hide the command / exit status line. */
+  bare?: boolean;
+}
+
+/**
+ * An ACP terminal in xterm.js: ANSI colours, live output, exit status, and the output kept
+ * after the agent releases the terminal. Output is written into xterm incrementally (the
+ * text the store holds at mount, then each new chunk from the terminal bus), never through
+ * a React render per chunk.
+ */
+export function TerminalView({ sessionId, terminalId, interactive = false, rows = 12, fill = false, bare = false }: TerminalViewProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const command = useAppStore((s) => {
+    const t = s.sessions[sessionId]?.terminals[terminalId];
+    return t ? [t.command, ...t.args].join(' ') : terminalId;
+  });
+  const exited = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.exited ?? false);
+  const exitCode = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.exitCode ?? null);
+  const signal = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.signal ?? null);
+  const released = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.released ?? false);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const style = getComputedStyle(element);
+    const terminal = new Terminal({
+      rows,
+      convertEol: !interactive,
+      disableStdin: !interactive,
+      cursorBlink: interactive,
+      cursorInactiveStyle: interactive ? 'outline' : 'none',
+      scrollback: 5000,
+      fontSize: 12.5,
+      fontFamily: "ui-monospace, 'SF Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+      screenReaderMode: false,
+      theme: {
+        background: style.getPropertyValue('--term-bg').trim() || '#101216',
+        foreground: style.getPropertyValue('--term-fg').trim() || '#e6e8eb',
+        cursor: style.getPropertyValue('--term-fg').trim() || '#e6e8eb',
+      },
+    });
+    const fit = new FitAddon();
+    terminal.loadAddon(fit);
+    terminal.open(element);
+    const session = useAppStore.getState().sessions[sessionId];
+    const mountSeq = session?.lastSeq ?? 0;
+    const initial = session?.terminals[terminalId]?.output ?? '';
+    if (initial) terminal.write(initial);
+    const unsubscribe = subscribeTerminal(sessionId, terminalId, (data, seq) => {
+      if (seq > mountSeq) terminal.write(data);
+    });
+    const disposables: { dispose(): void }[] = [];
+    if (interactive) {
+      disposables.push(terminal.onData((data) => void run(bridge.request('terminal.input', { sessionId, terminalId, data }))));
+      disposables.push(
+        terminal.onResize(({ cols, rows: r }) => void run(bridge.request('terminal.resize', { sessionId, terminalId, cols: Math.max(2, cols), rows: Math.max(2, r) }))),
+      );
+    }
+    const refit = () => {
+      if (!element.isConnected || element.clientWidth === 0) return;
+      try {
+        if (fill) fit.fit();
+        else {
+          const dims = fit.proposeDimensions();
+          if (dims && dims.cols > 1 && dims.cols !== terminal.cols) terminal.resize(dims.cols, rows);
+        }
+      } catch {
+        /* not laid out yet */
+      }
+    };
+    const observer = new ResizeObserver(() => refit());
+    observer.observe(element);
+    refit();
+    if (interactive) terminal.focus();
+    return () => {
+      observer.disconnect();
+      unsubscribe();
+      disposables.forEach((d) => d.dispose());
+      terminal.dispose();
+    };
+  }, [sessionId, terminalId, interactive, rows, fill]);
+
+  const state = exited ? (signal ? `Killed (${signal})` : `Exited with code ${String(exitCode)}`) : 'Running';
+  return (
+    <div className={`terminal-view${fill ? ' fill' : ''}${exited ? ' exited' : ''}`} role="region" aria-label={`Terminal: ${command}`}>
+      {!bare && (
+        <div className="terminal-head">
+          <code className="terminal-command" title={command}>
+            {command}
+          </code>
+          <span className={`terminal-state ${exited ? (exitCode === 0 ? 'ok' : 'bad') : 'running'}`} role="status">
+            {!exited && <span className="spinner" aria-hidden="true" />}
+            {state}
+            {released ? ' · released' : ''}
+          </span>
+        </div>
+      )}
+      <div ref={host} className="terminal-host" style={fill ? undefined : { height: rows * 17 + 12 }} />
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import type { SessionEvent } from '../../src-shared/session/events';
+import { useAppStore } from './appStore';
+import { useUiStore } from './uiStore';
+
+/**
+ * A permission request or a question from the agent while the person is looking elsewhere:
+ * a desktop notification (Web Notification API). Only in the browser host; in Electron the
+ * main process notifies (it also knows when the window is minimised).
+ */
+export function noticeAttention(sessionId: string, events: readonly SessionEvent[]): void {
+  const asks = events.filter((e) => e.kind === 'permission.requested' || e.kind === 'elicitation.requested');
+  if (!asks.length) return;
+  const app = useAppStore.getState().app;
+  if (app?.host !== 'browser' || !useUiStore.getState().notifications) return;
+  if (!document.hidden && document.hasFocus()) return;
+  if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
+  const session = useAppStore.getState().sessions[sessionId];
+  const who = session?.title || session?.agentName || 'An agent';
+  for (const event of asks) {
+    const body =
+      event.kind === 'permission.requested'
+        ? `Permission: ${String(event.toolCall.title ?? 'a tool call')}`
+        : `Question: ${String((event.request as { message?: unknown }).message ?? 'the agent needs an answer')}`;
+    try {
+      const notification = new Notification(`${who} needs you`, { body, tag: `${sessionId}:${event.kind}` });
+      notification.onclick = () => {
+        window.focus();
+        useUiStore.getState().showSession(sessionId);
+        notification.close();
+      };
+    } catch {
+      /* notifications unavailable (e.g. a page without a secure context) */
+    }
+  }
+}
+
+/** Asks for notification permission once, from a user gesture (sending a message). */
+export function askNotificationPermission(): void {
+  if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+  if (useAppStore.getState().app?.host !== 'browser') return;
+  void Notification.requestPermission().catch(() => {});
+}

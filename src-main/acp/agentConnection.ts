@@ -233,7 +233,9 @@ export class AgentConnection {
       const id = message.id as JsonRpcId;
       const entry = this.incomingRequests.get(id);
       this.incomingRequests.delete(id);
-      if (entry && !entry.handled && isObject(message.error)) {
+      // Unknown methods (-32601) are answered and otherwise ignored, as the spec says; a method
+      // we serve that the SDK refused is kept, because the agent's request would be lost.
+      if (entry && !entry.handled && isObject(message.error) && message.error.code !== -32601) {
         this.clientSide.onRejectedRequest?.(entry.method, entry.raw, message.error);
       }
     }

@@ -9,6 +9,7 @@ import { historyHandlers } from '../history/historyHandlers';
 import { HistoryService } from '../history/historyService';
 import { isInsideRoots } from '../fs/fileAccess';
 import { SessionManager } from '../sessions/sessionManager';
+import type { SecretStore } from '../store/secretStore';
 import { SettingsStore } from '../store/settingsStore';
 import { TabsStore } from '../store/tabsStore';
 import { attachRegistry, registryHandlers } from '../registry/registryHandlers';
@@ -20,6 +21,8 @@ export interface AppCoreOptions {
   defaultCwd?: string;
   initializeTimeoutMs?: number;
   cancelGraceMs?: number;
+  /** Where sign-in secrets go (Electron: `SafeStorageSecrets`); default: memory only. */
+  secrets?: SecretStore;
 }
 
 type Listener = (name: EventName, payload: unknown) => void;
@@ -56,6 +59,7 @@ export class AppCore {
       definitions: () => this.agentDefinitions(),
       clientSide: (agentId) => this.sessions.clientSide(agentId),
       initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
+      secrets: options.secrets,
       onChange: () => this.changed(),
       onExit: (agentId, info, tail) => this.sessions.onAgentExit(agentId, info.code, info.signal, tail),
     });
@@ -70,6 +74,7 @@ export class AppCore {
       },
       onChange: () => this.changed(),
       cancelGraceMs: options.cancelGraceMs,
+      updateSettings: (mutate) => this.settings.update(mutate),
     });
     this.tabs = new TabsStore(options.dataDir);
     this.history = new HistoryService({
@@ -235,13 +240,15 @@ export class AppCore {
       return { ok: true };
     },
     'agent.restart': async ({ agentId }) => {
-      await this.agents.restart(agentId);
+      if (!this.agents.find(agentId)) throw new ProtocolError(`Unknown agent "${agentId}".`);
+      await this.sessions.restartAgent(agentId);
       return { ok: true };
     },
     'agent.stderr': async ({ agentId }) => ({ lines: this.agents.stderr(agentId) }),
-    'auth.start': async ({ sessionId, methodId }) => {
-      await this.sessions.authenticate(sessionId, methodId);
-      return { ok: true };
+    'auth.start': async ({ sessionId, methodId, env }) => ({ ok: true, ...(await this.sessions.startAuth(sessionId, methodId, env)) }),
+    'agent.logout': async ({ agentId }) => {
+      if (!this.agents.find(agentId)) throw new ProtocolError(`Unknown agent "${agentId}".`);
+      return { ok: true, ...(await this.sessions.logout(agentId)) };
     },
     'fs.list': async ({ path }) => {
       const folder = resolve(path ?? this.options.defaultCwd ?? homedir());

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, basename, join } from 'node:path';
 
 /** Whether `path` lies inside one of `roots` (after resolving `..` and symlinks where they exist). */
@@ -41,9 +41,12 @@ export function readTextFile(path: string, line?: number | null, limit?: number 
 
 /**
  * `fs/write_text_file`, atomically: a temporary file beside the target, then a rename, the
- * old mode kept. A failed write leaves the old file intact. Returns the previous text.
+ * old mode kept. A failed write leaves the old file intact and no temporary file behind.
+ * Returns the previous text. `rename` is replaceable for tests.
  */
-export function writeTextFileAtomic(path: string, content: string): { oldText: string | null } {
+export function writeTextFileAtomic(requested: string, content: string, rename: (from: string, to: string) => void = renameSync): { oldText: string | null } {
+  // Through a symlink, the file it points to is replaced (the link stays a link).
+  const path = existsSync(requested) ? realpathSync(requested) : requested;
   let oldText: string | null = null;
   let mode: number | undefined;
   if (existsSync(path)) {
@@ -51,8 +54,13 @@ export function writeTextFileAtomic(path: string, content: string): { oldText: s
     mode = statSync(path).mode;
   }
   const tmp = join(dirname(path), `.${basename(path)}.acp-${process.pid}-${Date.now()}.tmp`);
-  writeFileSync(tmp, content, { mode: mode ?? 0o644 });
-  if (mode !== undefined) chmodSync(tmp, mode);
-  renameSync(tmp, path);
+  try {
+    writeFileSync(tmp, content, { mode: mode ?? 0o644, flag: 'wx' });
+    if (mode !== undefined) chmodSync(tmp, mode);
+    rename(tmp, path);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
   return { oldText };
 }

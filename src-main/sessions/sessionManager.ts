@@ -5,13 +5,17 @@ import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '..
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
-import { type AgentConnection, type ClientSide, isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import { type AgentConnection, type ClientSide, ELICITATION_MODES, isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentManager } from '../agents/agentManager';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { EventLog, readEventLog } from '../store/eventLog';
+import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
+import { checkElicitationAnswer } from './elicitationForm';
 import { EventBatcher } from './eventBatcher';
 import { PendingRequests } from './pendingRequests';
+import { permissionKey, REMEMBERED_KINDS, rememberedOption } from './permissionMemory';
+import { refusePromptContent } from './promptContent';
 import { toMcpServers } from './mcpServers';
 
 type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
@@ -41,6 +45,8 @@ interface Session {
   terminals: Map<string, Terminal>;
   /** True while `session/load` replays history we already have in the log. */
   replaying?: boolean;
+  /** Told once that the agent does not take additional workspace folders. */
+  toldNoAdditionalDirs?: boolean;
 }
 
 export interface SessionManagerOptions {
@@ -51,6 +57,8 @@ export interface SessionManagerOptions {
   onChange: () => void;
   /** How long an agent may take to end a turn after `session/cancel` before we end it ourselves. */
   cancelGraceMs?: number;
+  /** Changes settings.json (remembered permission choices); throws when the file is malformed. */
+  updateSettings?: (mutate: (json: Record<string, unknown>) => void) => void;
 }
 
 /**
@@ -62,6 +70,8 @@ export class SessionManager {
   private byAcpId = new Map<string, string>();
   private permissions = new PendingRequests<PermissionOutcome>();
   private elicitations = new PendingRequests<ElicitationAnswer>();
+  /** URL elicitations by `elicitationId` → app session, for `elicitation/complete`. */
+  private urlElicitations = new Map<string, string>();
   private batcher: EventBatcher;
 
   constructor(private readonly options: SessionManagerOptions) {
@@ -217,10 +227,22 @@ export class SessionManager {
       try {
         const connection = await this.options.agents.ensureRunning(session.agentId);
         const previous = session.acpSessionId;
+        // Additional roots are sent only to agents that advertise them (protocol-v1-session-setup);
+        // file access by the agent to them is allowed either way: the person chose them.
+        const additional = session.roots.slice(1);
+        const sendDirs = additional.length > 0 && connection.supportsSession('additionalDirectories');
+        if (additional.length > 0 && !sendDirs && !session.toldNoAdditionalDirs) {
+          session.toldNoAdditionalDirs = true;
+          this.record(session, {
+            kind: 'notice',
+            level: 'info',
+            message: `${session.state.agentName} does not support additional workspace folders, so only ${session.state.cwd} is given to it as its workspace.`,
+          });
+        }
         const params = {
           cwd: session.state.cwd,
           mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities),
-          ...(session.roots.length > 1 ? { additionalDirectories: session.roots.slice(1) } : {}),
+          ...(sendDirs ? { additionalDirectories: additional } : {}),
         };
         let how: 'new' | 'load' | 'resume' = 'new';
         let result: RawObject;
@@ -231,13 +253,13 @@ export class SessionManager {
         if (previous && connection.supportsSession('resume') && !wantsHistory) {
           how = 'resume';
           this.bindAcp(session, previous);
-          result = await connection.request<RawObject>('session/resume', { ...params, sessionId: previous }, { timeoutMs: 60_000 });
+          result = await connection.request<RawObject>('session/resume', { ...params, sessionId: previous }, { timeoutMs: 60_000, owner: session.id });
         } else if (previous && canLoad) {
           how = 'load';
           this.bindAcp(session, previous);
           session.replaying = session.state.entries.length > 0;
           try {
-            result = await connection.request<RawObject>('session/load', { ...params, sessionId: previous }, { timeoutMs: 120_000 });
+            result = await connection.request<RawObject>('session/load', { ...params, sessionId: previous }, { timeoutMs: 120_000, owner: session.id });
           } finally {
             session.replaying = false;
           }
@@ -249,10 +271,12 @@ export class SessionManager {
           this.record(session, { kind: 'session.readonly', reason });
           throw new ProtocolError(reason);
         } else {
-          result = await connection.request<RawObject>('session/new', params, { timeoutMs: 60_000 });
-          this.bindAcp(session, String(result.sessionId));
+          result = await connection.request<RawObject>('session/new', params, { timeoutMs: 60_000, owner: session.id });
+          if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new ProtocolError('The agent answered session/new without a session id.');
+          this.bindAcp(session, result.sessionId);
         }
         session.connection = connection;
+        result = (result ?? {}) as RawObject;
         this.record(session, {
           kind: 'session.connected',
           acpSessionId: session.acpSessionId!,
@@ -266,13 +290,15 @@ export class SessionManager {
         return connection;
       } catch (error) {
         if (isAuthRequired(error)) {
-          this.requireAuth(session, (error as Error).message);
+          if (!session.state.authMethods) this.requireAuth(session, (error as Error).message);
         } else {
           this.record(session, { kind: 'notice', level: 'error', message: (error as Error).message });
         }
         throw error;
       } finally {
         session.connecting = null;
+        // Prompts typed while the session was still connecting go now (after sign-in, if needed).
+        if (!session.state.authMethods) queueMicrotask(() => this.nextQueued(session));
       }
     })();
     return session.connecting;
@@ -300,6 +326,12 @@ export class SessionManager {
   prompt(sessionId: string, prompt: ContentBlock[]): { queued: boolean } {
     const session = this.get(sessionId);
     if (session.state.readonlyReason) throw new ProtocolError(`This session is read-only: ${session.state.readonlyReason}`);
+    // Known capabilities refuse content up front; otherwise the turn checks after connecting.
+    const capabilities = session.connection?.agentCapabilities ?? this.options.agents.capabilities(session.agentId);
+    if (capabilities) {
+      const refusal = refusePromptContent(prompt, (capabilities.promptCapabilities ?? {}) as RawObject, session.state.agentName);
+      if (refusal) throw new ProtocolError(refusal);
+    }
     if (session.turn || session.connecting) {
       const queueId = randomUUID();
       session.queue.push({ queueId, prompt });
@@ -322,6 +354,8 @@ export class SessionManager {
     try {
       const connection = await this.connect(session);
       if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
+      const refusal = refusePromptContent(prompt, connection.promptCapabilities, session.state.agentName);
+      if (refusal) throw new ProtocolError(refusal);
       const result = await connection.prompt({ sessionId: session.acpSessionId, prompt }, turn.abort.signal);
       ended = { stopReason: result.stopReason, usage: result.usage };
     } catch (error) {
@@ -407,11 +441,33 @@ export class SessionManager {
       requestId,
       optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } },
     );
+    const option = pending.options.find((o) => o.optionId === optionId);
+    if (option && REMEMBERED_KINDS.has(option.kind)) this.rememberPermission(session, permissionKey(session.agentId, this.toolKindOf(session, pending.toolCall)), option.kind);
+  }
+
+  /** Keeps an "always" choice in settings (`alwaysAllow`); a settings file that cannot be written is reported. */
+  private rememberPermission(session: Session, key: string, optionKind: string): void {
+    if (!this.options.updateSettings) return;
+    try {
+      this.options.updateSettings((json) => {
+        const current = typeof json.alwaysAllow === 'object' && json.alwaysAllow !== null ? (json.alwaysAllow as Record<string, string>) : {};
+        json.alwaysAllow = { ...current, [key]: optionKind };
+      });
+    } catch (error) {
+      this.record(session, { kind: 'notice', level: 'warning', message: `Your "always" choice could not be remembered: ${(error as Error).message}` });
+    }
   }
 
   respondElicitation(sessionId: string, requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
     const session = this.get(sessionId);
-    if (!this.elicitations.has(requestId)) throw new ProtocolError('This question is no longer waiting for an answer.');
+    if (!this.elicitations.has(requestId) || this.elicitations.sessionOf(requestId) !== sessionId) {
+      throw new ProtocolError('This question is no longer waiting for an answer.');
+    }
+    const pending = session.state.elicitations.find((e) => e.requestId === requestId);
+    if (action === 'accept' && pending && String(pending.request.mode ?? 'form') === 'form') {
+      const problems = checkElicitationAnswer(pending.request, content ?? {});
+      if (problems.length) throw new ProtocolError(`The answer does not fit the question: ${problems.join(' ')}`);
+    }
     this.record(session, { kind: 'elicitation.resolved', requestId, action, content: action === 'accept' ? content : undefined });
     this.elicitations.resolve(requestId, action === 'accept' ? { action, content: content ?? {} } : { action });
   }
@@ -441,26 +497,201 @@ export class SessionManager {
     this.get(sessionId).terminals.get(terminalId)?.resize(cols, rows);
   }
 
-  /** Signs in with an `agent`-type method, then retries what was blocked. */
-  async authenticate(sessionId: string, methodId: string): Promise<void> {
+  // ---------------------------------------------------------------- sign-in
+
+  /**
+   * Signs in with one of the agent's auth methods (protocol-v1-authentication, rfds-auth-methods):
+   * `agent` calls `authenticate`; `env_var` stores the values (secrets in the secret store),
+   * restarts the agent with them and then calls `authenticate`; `terminal` runs the agent's own
+   * command with the method's extra args and env in an interactive terminal of this session and
+   * retries when it exits 0. What sign-in blocked (a connect, a prompt) is retried after success.
+   */
+  async startAuth(sessionId: string, methodId: string, env?: Record<string, string>): Promise<{ terminalId?: string }> {
     const session = this.get(sessionId);
-    const connection = await this.options.agents.ensureRunning(session.agentId);
-    await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000 });
-    this.authSucceeded(session, methodId);
+    await this.options.agents.ensureRunning(session.agentId);
+    const method = this.options.agents.authMethods(session.agentId).find((candidate) => candidate.id === methodId);
+    if (!method) throw new ProtocolError(`"${methodId}" is not one of ${session.state.agentName}'s sign-in methods.`);
+    if (env && method.type !== 'env_var') throw new ProtocolError(`The sign-in method "${method.name}" takes no values.`);
+    try {
+      switch (method.type) {
+        case 'agent': {
+          const connection = await this.options.agents.ensureRunning(session.agentId);
+          await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000, owner: session.id });
+          this.authSucceeded(session, methodId);
+          return {};
+        }
+        case 'env_var':
+          await this.authWithEnv(session, method.raw, methodId, env ?? {});
+          return {};
+        case 'terminal':
+          return { terminalId: this.authInTerminal(session, method.raw, methodId) };
+        default:
+          throw new ProtocolError(
+            `${session.state.agentName} offers "${method.name}", a sign-in method of type "${method.type}" that this app does not support yet. Use another method.`,
+          );
+      }
+    } catch (error) {
+      this.record(session, { kind: 'notice', level: 'error', message: `Sign-in with "${method.name}" failed: ${(error as Error).message}` });
+      throw error;
+    }
   }
 
-  authSucceeded(session: Session, methodId: string): void {
-    this.record(session, { kind: 'auth.completed', methodId });
-    for (const other of this.sessions.values()) {
-      if (other !== session && other.agentId === session.agentId && other.state.authMethods) {
-        this.record(other, { kind: 'auth.completed', methodId });
-      }
+  /** `env_var`: check and keep the values, restart the agent with them, then `authenticate`. */
+  private async authWithEnv(session: Session, raw: RawObject, methodId: string, values: Record<string, string>): Promise<void> {
+    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter((v): v is RawObject => typeof v === 'object' && v !== null && typeof (v as RawObject).name === 'string');
+    const names = new Set(vars.map((v) => String(v.name)));
+    for (const name of Object.keys(values)) {
+      if (!names.has(name)) throw new ProtocolError(`${name} is not one of the values this sign-in method asks for.`);
     }
-    const retry = session.blocked;
-    session.blocked = null;
-    if (retry) retry();
-    else if (!session.connection) void this.connect(session).catch(() => {});
-    this.nextQueued(session);
+    const secrets = this.options.agents.secrets;
+    const stored = readAgentEnv(secrets, session.agentId);
+    const launchEnv = this.options.agents.find(session.agentId)?.launch?.env ?? {};
+    const next = { ...stored };
+    const missing: string[] = [];
+    for (const v of vars) {
+      const name = String(v.name);
+      const value = values[name];
+      if (value !== undefined && value !== '') next[name] = value;
+      else if (v.optional !== true && !next[name] && !launchEnv[name]) missing.push(typeof v.label === 'string' ? v.label : name);
+    }
+    if (missing.length) throw new ProtocolError(`Fill in ${missing.join(', ')}.`);
+    writeAgentEnv(secrets, session.agentId, next);
+    // The environment is read when the process starts: restart, then sign in on the new process.
+    const affected = this.disconnectAgent(session.agentId, 'The agent was restarted to sign in.');
+    const connection = await this.options.agents.restart(session.agentId);
+    await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000, owner: session.id });
+    this.authSucceeded(session, methodId, affected);
+  }
+
+  /** `terminal`: the agent's own command plus the method's args and env, in an interactive terminal. */
+  private authInTerminal(session: Session, raw: RawObject, methodId: string): string {
+    const launch = this.options.agents.launchSpec(session.agentId);
+    if (!launch) throw new ProtocolError(`${session.state.agentName} is not installed.`);
+    const extraArgs = Array.isArray(raw.args) ? raw.args.map(String) : [];
+    const extraEnv: Record<string, string> = {};
+    if (typeof raw.env === 'object' && raw.env !== null) {
+      for (const [name, value] of Object.entries(raw.env as RawObject)) if (typeof value === 'string') extraEnv[name] = value;
+    }
+    // One sign-in terminal at a time per session.
+    for (const [id, terminal] of session.terminals) if (terminal.interactive && !terminal.exit) (terminal.kill(), session.terminals.delete(id));
+    const args = [...launch.args, ...extraArgs];
+    const cwd = launch.cwd ?? session.state.cwd;
+    let terminalId = '';
+    const terminal = new Terminal({ command: launch.command, args, cwd, env: { ...launch.env, ...extraEnv }, interactive: true }, (data) =>
+      this.record(session, { kind: 'terminal.output', terminalId, data }),
+    );
+    terminalId = terminal.id;
+    session.terminals.set(terminalId, terminal);
+    this.record(session, { kind: 'terminal.created', terminalId, command: launch.command, args, cwd, interactive: true });
+    void terminal.exited.then((exit) => {
+      this.record(session, { kind: 'terminal.exited', terminalId, ...exit });
+      if (!this.sessions.has(session.id)) return;
+      if (exit.exitCode === 0) {
+        this.authSucceeded(session, methodId);
+      } else {
+        const how = exit.signal ? `was stopped (${exit.signal})` : `ended with code ${exit.exitCode}`;
+        this.record(session, { kind: 'notice', level: 'warning', message: `The sign-in in the terminal ${how}. Try again, or use another method.` });
+      }
+    });
+    return terminalId;
+  }
+
+  /** Sign-in worked: every session of the agent that waited for it carries on. */
+  authSucceeded(session: Session, methodId: string, reconnect: Session[] = []): void {
+    const waiting = [...this.sessions.values()].filter((other) => other.agentId === session.agentId && (other === session || other.state.authMethods || reconnect.includes(other)));
+    for (const other of waiting) {
+      if (other.state.authMethods || other === session) this.record(other, { kind: 'auth.completed', methodId });
+      const retry = other.blocked;
+      other.blocked = null;
+      if (retry) retry();
+      else if (!other.connection && !other.connecting && !other.state.readonlyReason) void this.connect(other).catch(() => {});
+      this.nextQueued(other);
+    }
+  }
+
+  /** Signs out (`logout` when advertised) and forgets stored `env_var` values. */
+  async logout(agentId: string): Promise<{ loggedOut: boolean; forgotValues: boolean }> {
+    const connection = await this.options.agents.ensureRunning(agentId);
+    let loggedOut = false;
+    if (connection.supportsLogout) {
+      await connection.logout();
+      loggedOut = true;
+    }
+    const secrets = this.options.agents.secrets;
+    const forgotValues = Object.keys(readAgentEnv(secrets, agentId)).length > 0;
+    if (forgotValues) writeAgentEnv(secrets, agentId, {});
+    if (!loggedOut && !forgotValues) {
+      throw new ProtocolError(`${this.options.agents.find(agentId)?.name ?? 'This agent'} does not support signing out (no auth.logout capability), and no sign-in values are stored for it.`);
+    }
+    if (forgotValues) await this.restartAgent(agentId);
+    for (const session of this.sessions.values()) {
+      if (session.agentId === agentId) this.record(session, { kind: 'notice', level: 'info', message: 'Signed out. The agent may ask you to sign in again.' });
+    }
+    return { loggedOut, forgotValues };
+  }
+
+  // ---------------------------------------------------------------- agent restart, session list/delete/fork
+
+  /**
+   * Detaches every session from an agent process that is about to go away: pending requests
+   * cancelled, a running turn ended, terminals killed. Returns the sessions to reconnect.
+   */
+  private disconnectAgent(agentId: string, reason: string): Session[] {
+    const affected: Session[] = [];
+    for (const session of this.sessions.values()) {
+      if (session.agentId !== agentId) continue;
+      const wasLive = Boolean(session.connection || session.turn || session.state.status === 'exited');
+      session.connection = null;
+      this.cancelPending(session, reason);
+      for (const terminal of session.terminals.values()) terminal.kill();
+      const turn = session.turn;
+      session.turn = null;
+      if (turn) {
+        if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+        turn.abort.abort();
+        this.record(session, { kind: 'turn.ended', turnId: turn.turnId, stopReason: 'error', error: reason });
+      }
+      if (wasLive && !session.state.readonlyReason) affected.push(session);
+    }
+    return affected;
+  }
+
+  /** Restarts an agent process and reconnects its sessions (`session/resume` or `session/load` where offered). */
+  async restartAgent(agentId: string): Promise<void> {
+    const affected = this.disconnectAgent(agentId, 'The agent was restarted.');
+    await this.options.agents.restart(agentId);
+    for (const session of affected) void this.connect(session).catch(() => {});
+  }
+
+  /** `session/list` of an agent (only when it advertises `sessionCapabilities.list`). */
+  async listSessions(agentId: string, cwd?: string, cursor?: string): Promise<{ sessions: RawObject[]; nextCursor: string | null }> {
+    const connection = await this.options.agents.ensureRunning(agentId);
+    return connection.listSessions(cwd, cursor);
+  }
+
+  /** `session/delete` on the agent (only when it advertises `sessionCapabilities.delete`). */
+  async deleteSession(agentId: string, acpSessionId: string): Promise<void> {
+    const connection = await this.options.agents.ensureRunning(agentId);
+    await connection.deleteSession(acpSessionId);
+  }
+
+  /**
+   * `session/fork` of a session's ACP session (only when advertised). Returns the new ACP
+   * session id and the agent's answer; the caller creates the app session bound to it.
+   */
+  async forkSession(sessionId: string): Promise<{ acpSessionId: string; result: RawObject }> {
+    const session = this.get(sessionId);
+    if (!session.acpSessionId) throw new ProtocolError('This session never reached its agent, so there is nothing to fork.');
+    const connection = await this.options.agents.ensureRunning(session.agentId);
+    const additional = session.roots.slice(1);
+    const result = await connection.forkSession({
+      sessionId: session.acpSessionId,
+      cwd: session.state.cwd,
+      mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities),
+      ...(additional.length && connection.supportsSession('additionalDirectories') ? { additionalDirectories: additional } : {}),
+    });
+    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new ProtocolError('The agent answered session/fork without a session id.');
+    return { acpSessionId: result.sessionId, result };
   }
 
   // ---------------------------------------------------------------- agent exit
@@ -501,25 +732,48 @@ export class SessionManager {
         this.record(session, { kind: 'acp.update', update });
       },
       onGarbage: (line) => {
-        for (const session of this.sessions.values()) {
-          if (session.agentId === agentId && session.turn) {
-            this.record(session, { kind: 'notice', level: 'warning', message: `The agent printed something that is not ACP on stdout: ${line}` });
-            return;
-          }
+        // Shown where someone is looking: a running turn, else a session still connecting.
+        const sessions = [...this.sessions.values()].filter((session) => session.agentId === agentId);
+        const target = sessions.find((session) => session.turn) ?? sessions.find((session) => session.connecting);
+        if (target) {
+          this.record(target, { kind: 'notice', level: 'warning', message: `The agent printed something that is not ACP on stdout (ignored): ${line}` });
         }
       },
-      requestPermission: async (params, raw, signal) => {
-        const session = sessionFor(params.sessionId);
+      onRejectedRequest: (method, raw, error) => {
+        const id = this.byAcpId.get(String(raw.sessionId));
+        const session =
+          (id ? this.sessions.get(id) : undefined) ?? [...this.sessions.values()].find((candidate) => candidate.agentId === agentId && candidate.turn);
+        if (!session) return;
+        this.record(session, {
+          kind: 'acp.rejected',
+          method,
+          params: raw,
+          error,
+          note: `The agent sent a ${method} request this app could not accept (${String(error.message ?? 'invalid')}); it was answered with an error`,
+        });
+      },
+      requestPermission: async (raw, signal) => {
+        const session = sessionFor(raw.sessionId);
         const requestId = randomUUID();
-        const toolCall = (raw.toolCall ?? {}) as RawObject;
-        const options = (Array.isArray(raw.options) ? raw.options : []).map((option: RawObject) => ({
-          optionId: String(option.optionId),
-          name: String(option.name ?? option.optionId),
-          kind: String(option.kind ?? 'allow_once'),
-          _meta: option._meta,
-        }));
+        const toolCall = (raw.toolCall && typeof raw.toolCall === 'object' ? raw.toolCall : {}) as RawObject;
+        const options = (Array.isArray(raw.options) ? raw.options : [])
+          .filter((option): option is RawObject => typeof option === 'object' && option !== null)
+          .map((option) => ({
+            optionId: String(option.optionId),
+            name: String(option.name ?? option.optionId),
+            kind: String(option.kind ?? 'allow_once'),
+            ...(option._meta !== undefined ? { _meta: option._meta } : {}),
+          }));
+        const request = { kind: 'permission.requested' as const, requestId, toolCall, options, ...(raw._meta !== undefined ? { _meta: raw._meta } : {}) };
+        // "Always" answered before for this agent and tool kind: answer the same way, visibly.
+        const remembered = rememberedOption(this.options.settings().alwaysAllow, agentId, this.toolKindOf(session, toolCall), options);
+        if (remembered) {
+          this.record(session, request);
+          this.record(session, { kind: 'permission.resolved', requestId, optionId: remembered.optionId, reason: 'remembered' });
+          return { outcome: { outcome: 'selected', optionId: remembered.optionId } };
+        }
         const answer = this.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
-        this.record(session, { kind: 'permission.requested', requestId, toolCall, options });
+        this.record(session, request);
         signal.addEventListener('abort', () => {
           if (this.permissions.resolve(requestId, { outcome: { outcome: 'cancelled' } })) {
             this.record(session, { kind: 'permission.resolved', requestId, optionId: null, reason: 'the agent withdrew the request' });
@@ -587,27 +841,54 @@ export class SessionManager {
         this.record(session, { kind: 'terminal.released', terminalId: params.terminalId });
         return {};
       },
-      createElicitation: async (params, signal) => {
-        const session = sessionFor(params.sessionId);
+      createElicitation: async (raw, signal, scope) => {
+        // Session-scoped by its own `sessionId`; request-scoped by the request it names.
+        let session: Session | undefined;
+        if (raw.sessionId !== undefined && raw.sessionId !== null) session = sessionFor(raw.sessionId);
+        else if (scope.requestSessionId) session = sessionFor(scope.requestSessionId);
+        else if (scope.owner) session = this.sessions.get(scope.owner);
+        if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', -32602);
+        const mode = String(raw.mode ?? 'form');
+        if (!ELICITATION_MODES.has(mode)) {
+          // rfds-elicitation: a mode the client did not declare is answered -32602, never shown as a form.
+          const error = { code: -32602, message: `Elicitation mode "${mode}" is not supported by this client.` };
+          this.record(session, { kind: 'acp.rejected', method: 'elicitation/create', params: raw, error, note: `The agent asked a question in a way this app cannot show (mode "${mode}")` });
+          throw new ProtocolError(error.message, -32602);
+        }
         const requestId = randomUUID();
         const answer = this.elicitations.add(requestId, session.id, { action: 'cancel' });
-        this.record(session, { kind: 'elicitation.requested', requestId, request: params });
+        if (mode === 'url' && typeof raw.elicitationId === 'string') this.urlElicitations.set(raw.elicitationId, session.id);
+        this.record(session, { kind: 'elicitation.requested', requestId, request: raw });
+        const owner = session;
         signal.addEventListener('abort', () => {
           if (this.elicitations.resolve(requestId, { action: 'cancel' })) {
-            this.record(session, { kind: 'elicitation.resolved', requestId, action: 'cancel' });
+            this.record(owner, { kind: 'elicitation.resolved', requestId, action: 'cancel' });
           }
         });
         const result = await answer;
-        return result.action === 'accept' ? { action: 'accept', content: result.content ?? {} } : { action: result.action };
+        if (result.action !== 'accept' && typeof raw.elicitationId === 'string') this.urlElicitations.delete(raw.elicitationId);
+        // URL mode: `accept` is the person's consent; there is no content (rfds-elicitation).
+        if (result.action === 'accept') return mode === 'url' ? { action: 'accept' } : { action: 'accept', content: result.content ?? {} };
+        return { action: result.action };
       },
       completeElicitation: (params) => {
-        for (const session of this.sessions.values()) {
-          if (session.agentId === agentId) {
-            this.record(session, { kind: 'elicitation.completed', elicitationId: String(params.elicitationId ?? '') });
-          }
-        }
+        // Only the session that started this URL elicitation; unknown or finished ids are ignored.
+        const elicitationId = String(params.elicitationId ?? '');
+        const sessionId = this.urlElicitations.get(elicitationId);
+        const session = sessionId ? this.sessions.get(sessionId) : undefined;
+        if (!session || session.agentId !== agentId) return;
+        this.urlElicitations.delete(elicitationId);
+        this.record(session, { kind: 'elicitation.completed', elicitationId });
       },
     };
+  }
+
+  /** A tool call's kind: from the request, else from the call as announced, else `other`. */
+  private toolKindOf(session: Session, toolCall: RawObject): string {
+    if (typeof toolCall.kind === 'string' && toolCall.kind) return toolCall.kind;
+    const index = session.state.toolIndex[String(toolCall.toolCallId)];
+    const entry = index === undefined ? undefined : session.state.entries[index];
+    return entry?.kind === 'tool' ? entry.toolKind : 'other';
   }
 
   private terminal(session: Session, terminalId: string): Terminal {

@@ -77,7 +77,7 @@ export const requests = {
   ),
   'agent.restart': request<{ ok: true }>()(z.object({ agentId: id }).strict(), 'Restart an agent process and reconnect its sessions.'),
   'agent.stderr': request<{ lines: string[] }>()(z.object({ agentId: id }).strict(), "The agent's recent stderr lines."),
-  'auth.start': request<{ ok: true }>()(
+  'auth.start': request<{ ok: true; terminalId?: string }>()(
     z
       .object({
         sessionId: id,
@@ -85,7 +85,11 @@ export const requests = {
         env: z.record(z.string().max(200), z.string().max(10_000)).optional(),
       })
       .strict(),
-    'Sign in with one of the agent’s auth methods, then retry what was blocked.',
+    'Sign in with one of the agent’s auth methods (agent, env_var with `env`, terminal: answers the sign-in terminal), then retry what was blocked.',
+  ),
+  'agent.logout': request<{ ok: true; loggedOut: boolean; forgotValues: boolean }>()(
+    z.object({ agentId: id }).strict(),
+    'Sign out of an agent: `logout` when it advertises it, and forget its stored sign-in values.',
   ),
   'fs.list': request<{ path: string; parent: string | null; entries: { name: string; dir: boolean }[] }>()(
     z.object({ path: path.optional() }).strict(),

@@ -118,6 +118,12 @@ export type SessionEventBody =
    * (a fork made with `session/fork`; a copied transcript's own id no longer applies).
    */
   | { kind: 'session.bound'; acpSessionId: string; origin: 'fork' | 'agent-list' | (string & {}) }
+  /**
+   * A request from the agent that could not be served as asked: refused by the SDK's schema
+   * check, or a value this app cannot act on (an unknown elicitation mode). Kept raw, shown
+   * generically; `error` is what the agent was answered.
+   */
+  | { kind: 'acp.rejected'; method: string; params: RawObject; error: RawObject; note?: string }
   | { kind: 'auth.required'; methods: AuthMethodInfo[]; message?: string }
   | { kind: 'auth.completed'; methodId: string }
   | { kind: 'agent.exited'; code: number | null; signal: string | null; stderrTail: string[] }

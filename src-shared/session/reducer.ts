@@ -110,7 +110,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       settleOpenToolCalls(state, event.stopReason === 'cancelled' ? 'canceled' : 'completed');
       state.currentTurnId = null;
       state.status = state.permissions.length || state.elicitations.length ? 'waiting' : event.error ? 'error' : 'idle';
-      push(state, { kind: 'stop', id: entryId(state, event.seq), stopReason: event.stopReason, error: event.error });
+      push(state, { kind: 'stop', id: entryId(state, event.seq), stopReason: event.stopReason, error: event.error, ...(event.usage ? { usage: event.usage } : {}) });
       return;
     case 'prompt.queued':
       state.queue = [...state.queue, { queueId: event.queueId, prompt: event.prompt }];
@@ -155,6 +155,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
           const rejected = !option || option.kind.startsWith('reject');
           state.entries[index] = {
             ...current,
+            permissionOutcome: { optionId: event.optionId, name: option?.name, kind: option?.kind, reason: event.reason },
             permissionRequestId: undefined,
             status: current.status === 'awaiting_permission' ? (rejected ? (option ? 'failed' : 'canceled') : 'pending') : current.status,
           };
@@ -225,6 +226,14 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'session.bound':
       state.acpSessionId = event.acpSessionId;
+      return;
+    case 'acp.rejected':
+      push(state, {
+        kind: 'unknown',
+        id: entryId(state, event.seq),
+        label: event.note ?? `The agent's ${event.method} request could not be handled`,
+        raw: { method: event.method, params: event.params, answer: event.error },
+      });
       return;
     case 'auth.required':
       state.authMethods = event.methods;
@@ -391,6 +400,12 @@ function applyUpdate(state: SessionState, update: RawObject, seq: number): void 
     case 'session_info_update':
       // A person's rename wins over titles the agent generates later.
       if ('title' in update && !state.titleByPerson) state.title = typeof update.title === 'string' ? update.title : null;
+      if ('updatedAt' in update || '_meta' in update) {
+        const info = { ...state.info };
+        if ('updatedAt' in update) info.updatedAt = typeof update.updatedAt === 'string' ? update.updatedAt : null;
+        if ('_meta' in update) info.meta = update._meta;
+        state.info = info;
+      }
       return;
     case 'usage_update': {
       const cost = isObject(update.cost) ? (update.cost as { amount: number; currency: string }) : null;

@@ -49,6 +49,8 @@ export interface ToolCallEntry {
   permissionRequestId?: string;
   /** True when the call was only seen in a permission request (never announced). */
   synthetic?: boolean;
+  /** How its last permission request was answered (`reason: 'remembered'` for an automatic answer). */
+  permissionOutcome?: { optionId: string | null; name?: string; kind?: string; reason?: string };
   meta?: unknown;
 }
 export interface PlanEntryItem {
@@ -67,6 +69,8 @@ export interface StopEntry {
   id: string;
   stopReason: string;
   error?: string;
+  /** Token usage the agent reported for the turn (`PromptResponse.usage`), raw. */
+  usage?: RawObject | null;
 }
 export interface NoticeEntry {
   kind: 'notice';
@@ -147,6 +151,8 @@ export interface SessionState {
   modes: { currentModeId: string | null; availableModes: RawObject[] } | null;
   commands: RawObject[];
   usage: { used?: number; size?: number; cost?: { amount: number; currency: string } | null } | null;
+  /** `session_info_update` fields other than the title: last activity and the agent's `_meta`. */
+  info?: { updatedAt?: string | null; meta?: unknown } | null;
   permissions: PendingPermission[];
   elicitations: PendingElicitation[];
   terminals: Record<string, TerminalState>;

@@ -45,6 +45,7 @@ export function reduceSession(state: SessionState | undefined, events: readonly 
   for (const event of events) {
     if (event.seq <= draft.lastSeq && draft.lastSeq !== 0) continue; // replayed twice: ignore
     applyEvent(draft, event);
+    noteToolCall(draft, event);
     draft.lastSeq = event.seq;
     draft.lastActivity = event.ts;
   }
@@ -296,13 +297,26 @@ function capOutput(text: string): string {
  * leave them open after a rejected permission): settle them so nothing spins forever.
  */
 function settleOpenToolCalls(state: SessionState, to: 'completed' | 'canceled' | 'failed'): void {
-  for (const index of Object.values(state.toolIndex)) {
+  // Only from the lowest entry a tool call was touched in since the last settle: scanning every
+  // tool call at every turn's end made folding a long session quadratic (bench/openSession).
+  for (let index = state.openToolFrom ?? 0; index < state.entries.length; index++) {
     const entry = state.entries[index];
     if (entry?.kind !== 'tool') continue;
     if (entry.status === 'pending' || entry.status === 'in_progress' || entry.status === 'awaiting_permission') {
       state.entries[index] = { ...entry, status: to === 'completed' ? 'canceled' : to, permissionRequestId: undefined };
     }
   }
+  state.openToolFrom = state.entries.length;
+}
+
+/** Lowers the settle watermark to a tool call an event created or changed (it may be open now). */
+function noteToolCall(state: SessionState, event: SessionEvent): void {
+  let toolCallId: string | null = null;
+  if (event.kind === 'permission.requested') toolCallId = str(event.toolCall.toolCallId, `permission-${event.requestId}`);
+  else if (event.kind === 'acp.update' && (event.update.sessionUpdate === 'tool_call' || event.update.sessionUpdate === 'tool_call_update')) toolCallId = str(event.update.toolCallId);
+  if (toolCallId === null || state.openToolFrom === undefined) return;
+  const index = state.toolIndex[toolCallId];
+  if (index !== undefined && index < state.openToolFrom) state.openToolFrom = index;
 }
 
 function toolFromRaw(raw: RawObject, id: string): ToolCallEntry {

@@ -138,12 +138,12 @@ export interface SessionState {
   agentName: string;
   cwd: string;
   title: string | null;
+  /** Set once the person renamed the session: agent titles (`session_info_update`) no longer replace it. */
+  titleByPerson?: boolean;
   acpSessionId: string | null;
   status: SessionStatus;
   currentTurnId: string | null;
   entries: TranscriptEntry[];
-  /** Set once the person renamed the session: agent titles (`session_info_update`) no longer replace it. */
-  titleByPerson?: boolean;
   /** toolCallId → index in `entries`. */
   toolIndex: Record<string, number>;
   plan: PlanEntryItem[];
@@ -162,6 +162,11 @@ export interface SessionState {
   readonlyReason: string | null;
   lastSeq: number;
   lastActivity: number;
+  /**
+   * Reducer bookkeeping: no tool call below this entry index can still be open, so a turn's
+   * end settles only from here (undefined: scan from 0).
+   */
+  openToolFrom?: number;
 }
 
 /** The state before any event. */

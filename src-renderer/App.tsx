@@ -5,6 +5,7 @@ import { TabStrip } from './features/sessions/TabStrip';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionView } from './features/chat/SessionView';
 import { SettingsPage } from './features/settings/SettingsPage';
+import { HistoryView } from './features/history';
 import { loadSettingsPreferences } from './features/settings/preferences';
 import { Notices } from './ui/Notices';
 import { RegistryCatalog } from './features/registry';
@@ -91,7 +92,9 @@ export function App() {
         )}
         <Notices />
         <TabStrip />
-        {view === 'settings' ? (
+        {view === 'history' ? (
+          <HistoryView />
+        ) : view === 'settings' ? (
           <SettingsPage />
         ) : active ? (
           <SessionView key={active} sessionId={active} />

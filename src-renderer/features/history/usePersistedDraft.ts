@@ -1,0 +1,57 @@
+import { useEffect, useRef } from 'react';
+import { bridge } from '../../bridge';
+
+const SAVE_DELAY_MS = 300;
+
+/**
+ * Keeps a composer's unsent text in main (`draft.get` / `draft.set`), so it survives a
+ * restart or a crash. Loads the saved draft once on mount unless the person already typed,
+ * saves changes after a short pause, and saves at once when the composer unmounts.
+ */
+export function usePersistedDraft(sessionId: string, text: string, setText: (text: string) => void): void {
+  const loaded = useRef(false);
+  const latest = useRef(text);
+  const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const saved = useRef<string | null>(null);
+  latest.current = text;
+
+  useEffect(() => {
+    loaded.current = false;
+    saved.current = null;
+    let live = true;
+    void bridge
+      .request('draft.get', { sessionId })
+      .then(({ text: draft }) => {
+        if (!live) return;
+        saved.current = draft;
+        // Never replace what the person typed while the draft was on its way.
+        if (draft && !latest.current) setText(draft);
+      })
+      .catch(() => {})
+      .finally(() => {
+        loaded.current = true;
+      });
+    const save = () => {
+      if (pending.current) clearTimeout(pending.current);
+      pending.current = null;
+      if (!loaded.current || latest.current === saved.current) return;
+      saved.current = latest.current;
+      void bridge.request('draft.set', { sessionId, text: latest.current }).catch(() => {});
+    };
+    flushers.set(sessionId, save);
+    return () => {
+      live = false;
+      save();
+      flushers.delete(sessionId);
+    };
+    // Only the session matters: setText is a state setter, stable across renders.
+  }, [sessionId]);
+
+  useEffect(() => {
+    if (!loaded.current || text === saved.current) return;
+    if (pending.current) clearTimeout(pending.current);
+    pending.current = setTimeout(() => flushers.get(sessionId)?.(), text ? SAVE_DELAY_MS : 0);
+  }, [sessionId, text]);
+}
+
+const flushers = new Map<string, () => void>();

@@ -291,7 +291,8 @@ export class SessionManager {
       } catch (error) {
         if (isAuthRequired(error)) {
           if (!session.state.authMethods) this.requireAuth(session, (error as Error).message);
-        } else {
+        } else if (session.state.readonlyReason !== (error as Error).message) {
+          // (A read-only session already says why, issue 6: no second copy as an error notice.)
           this.record(session, { kind: 'notice', level: 'error', message: (error as Error).message });
         }
         throw error;

@@ -574,7 +574,11 @@ export class SessionManager {
       for (const [name, value] of Object.entries(raw.env as RawObject)) if (typeof value === 'string') extraEnv[name] = value;
     }
     // One sign-in terminal at a time per session.
-    for (const [id, terminal] of session.terminals) if (terminal.interactive && !terminal.exit) (terminal.kill(), session.terminals.delete(id));
+    for (const [id, terminal] of session.terminals) {
+      if (!terminal.interactive || terminal.exit) continue;
+      terminal.kill();
+      session.terminals.delete(id);
+    }
     const args = [...launch.args, ...extraArgs];
     const cwd = launch.cwd ?? session.state.cwd;
     let terminalId = '';
@@ -586,7 +590,8 @@ export class SessionManager {
     this.record(session, { kind: 'terminal.created', terminalId, command: launch.command, args, cwd, interactive: true });
     void terminal.exited.then((exit) => {
       this.record(session, { kind: 'terminal.exited', terminalId, ...exit });
-      if (!this.sessions.has(session.id)) return;
+      // Closed session, or replaced by a newer sign-in terminal: nothing more to say.
+      if (!this.sessions.has(session.id) || session.terminals.get(terminalId) !== terminal) return;
       if (exit.exitCode === 0) {
         this.authSucceeded(session, methodId);
       } else {

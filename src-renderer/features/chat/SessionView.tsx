@@ -1,4 +1,5 @@
 import { useAppStore } from '../../store/appStore';
+import { AuthPanel } from '../auth/AuthPanel';
 import { useSessionUi } from '../../store/uiStore';
 import { Composer } from '../composer/Composer';
 import { ConfigBar } from '../config/ConfigBar';
@@ -22,6 +23,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <div className={`session-body${showPanel ? ' with-panel' : ''}`}>
             <div className="conversation">
               <Transcript sessionId={sessionId} />
+              <AuthPanel sessionId={sessionId} />
               <AttentionDock sessionId={sessionId} />
               <ConfigBar sessionId={sessionId} />
               <Composer sessionId={sessionId} />

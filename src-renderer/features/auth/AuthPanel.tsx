@@ -1,0 +1,186 @@
+import { useState, type FormEvent } from 'react';
+import type { AuthMethodInfo } from '../../../src-shared/session/events';
+import { bridge } from '../../bridge';
+import { run, useAppStore } from '../../store/appStore';
+import { UnknownBox } from '../../ui/UnknownBox';
+import { TerminalView } from '../terminal/TerminalView';
+import './auth.css';
+
+type RawObject = Record<string, unknown>;
+
+/** The auth method types this app can carry out (rfds-auth-methods). */
+const SUPPORTED = new Set(['agent', 'env_var', 'terminal']);
+
+interface EnvVar {
+  name: string;
+  label: string;
+  secret: boolean;
+  optional: boolean;
+}
+
+function envVars(method: AuthMethodInfo): EnvVar[] {
+  const vars = Array.isArray(method.raw.vars) ? (method.raw.vars as unknown[]) : [];
+  return vars
+    .filter((v): v is RawObject => typeof v === 'object' && v !== null && typeof (v as RawObject).name === 'string')
+    .map((v) => ({
+      name: String(v.name),
+      label: typeof v.label === 'string' && v.label ? v.label : String(v.name),
+      secret: v.secret !== false,
+      optional: v.optional === true,
+    }));
+}
+
+function httpLink(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Sign-in, shown in the session while the agent waits for it (`state.authMethods`): one
+ * button per method the agent offers. `env_var` asks for each variable (password inputs for
+ * secrets); `terminal` runs the agent's sign-in in an interactive terminal right here; types
+ * this app does not know are listed with their raw JSON and cannot be started.
+ */
+export function AuthPanel({ sessionId }: { sessionId: string }) {
+  const methods = useAppStore((s) => s.sessions[sessionId]?.authMethods ?? null);
+  const agentId = useAppStore((s) => s.sessions[sessionId]?.agentId);
+  const agentName = useAppStore((s) => s.sessions[sessionId]?.agentName || 'The agent');
+  const signIn = useAppStore((s) => s.app?.agents.find((a) => a.id === agentId)?.signIn);
+  const terminalId = useAppStore((s) => {
+    const terminals = Object.values(s.sessions[sessionId]?.terminals ?? {}).filter((t) => t.interactive && !t.released);
+    return terminals.at(-1)?.terminalId ?? null;
+  });
+  const [busy, setBusy] = useState<string | null>(null);
+  const [openForm, setOpenForm] = useState<string | null>(null);
+  const [shownTerminal, setShownTerminal] = useState<string | null>(null);
+  if (!methods) return null;
+
+  const start = async (methodId: string, env?: Record<string, string>) => {
+    setBusy(methodId);
+    const result = await run(bridge.request('auth.start', { sessionId, methodId, ...(env ? { env } : {}) }));
+    setBusy(null);
+    if (result?.terminalId) setShownTerminal(result.terminalId);
+    return result;
+  };
+  const terminal = shownTerminal ?? terminalId;
+
+  return (
+    <section className="auth-panel" role="region" aria-label={`Sign in to ${agentName}`}>
+      <h2 className="auth-title">Sign in to {agentName}</h2>
+      {methods.length === 0 ? (
+        <p className="muted">{agentName} asks you to sign in but offers no sign-in method. Check its documentation, then restart it.</p>
+      ) : (
+        <p className="muted small">{agentName} needs you to sign in before it can go on. What you were doing continues afterwards.</p>
+      )}
+      <ul className="auth-methods">
+        {methods.map((method) => (
+          <li key={method.id} className="auth-method">
+            {!SUPPORTED.has(method.type) ? (
+              <div className="auth-unsupported">
+                <span>
+                  <strong>{method.name}</strong> — a sign-in method of type “{method.type}” that this app cannot use yet.
+                </span>
+                <UnknownBox label={`Auth method ${method.type}`} raw={method.raw} />
+              </div>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  disabled={busy !== null}
+                  aria-expanded={method.type === 'env_var' ? openForm === method.id : undefined}
+                  onClick={() => {
+                    if (method.type === 'env_var') setOpenForm(openForm === method.id ? null : method.id);
+                    else void start(method.id);
+                  }}
+                >
+                  {busy === method.id ? 'Signing in…' : method.name}
+                </button>
+                {method.description && <span className="muted small auth-description">{method.description}</span>}
+                {method.type === 'terminal' && <span className="muted small auth-description">Opens a terminal below to sign in.</span>}
+                {method.type === 'env_var' && openForm === method.id && (
+                  <EnvForm
+                    method={method}
+                    stored={signIn?.storedEnv ?? []}
+                    storage={signIn?.secretsDescription}
+                    busy={busy === method.id}
+                    onSubmit={(env) => void start(method.id, env)}
+                  />
+                )}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      {terminal && (
+        <div className="auth-terminal">
+          <p className="small">Follow the instructions in the terminal. When it finishes successfully, {agentName} continues.</p>
+          <TerminalView sessionId={sessionId} terminalId={terminal} interactive rows={12} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function EnvForm({
+  method,
+  stored,
+  storage,
+  busy,
+  onSubmit,
+}: {
+  method: AuthMethodInfo;
+  stored: string[];
+  storage?: string;
+  busy: boolean;
+  onSubmit: (env: Record<string, string>) => void;
+}) {
+  const vars = envVars(method);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const link = httpLink(method.raw.link);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const env = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));
+    onSubmit(env);
+  };
+  return (
+    <form className="auth-env-form" aria-label={method.name} onSubmit={submit}>
+      {vars.map((v) => {
+        const isStored = stored.includes(v.name);
+        return (
+          <label key={v.name} className="auth-field">
+            <span>
+              {v.label}
+              {v.optional ? <span className="muted"> (optional)</span> : null}
+            </span>
+            <input
+              type={v.secret ? 'password' : 'text'}
+              name={v.name}
+              autoComplete="off"
+              spellCheck={false}
+              required={!v.optional && !isStored}
+              placeholder={isStored ? 'Stored — leave empty to keep' : v.name}
+              value={values[v.name] ?? ''}
+              onChange={(event) => setValues({ ...values, [v.name]: event.target.value })}
+            />
+          </label>
+        );
+      })}
+      <div className="auth-form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Save and sign in'}
+        </button>
+        {link && (
+          <a href={link} target="_blank" rel="noreferrer noopener">
+            Where do I get this?
+          </a>
+        )}
+      </div>
+      {storage && <p className="muted small">Secret values are {storage}. The agent restarts with them.</p>}
+    </form>
+  );
+}

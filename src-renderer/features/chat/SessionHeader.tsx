@@ -17,11 +17,11 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
         <h1 className="session-heading">{title || agentName || 'Session'}</h1>
         <p className="session-sub muted small">
           <span>{agentName}</span>
-          <span aria-hidden="true"> · </span>
+          <span aria-hidden="true">·</span>
           <span className="session-cwd" title={cwd}>
             {cwd}
           </span>
-          <span aria-hidden="true"> · </span>
+          <span aria-hidden="true">·</span>
           <span className={`session-status status-text-${status}`} aria-label="Session status">
             {status ? statusLabel(status) : ''}
           </span>

@@ -87,7 +87,10 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
               if (change.modifiedEndLineNumber >= change.modifiedStartLineNumber && change.modifiedEndLineNumber > 0) added += change.modifiedEndLineNumber - change.modifiedStartLineNumber + 1;
               if (change.originalEndLineNumber >= change.originalStartLineNumber && change.originalEndLineNumber > 0) removed += change.originalEndLineNumber - change.originalStartLineNumber + 1;
             }
-            setStats({ added, removed });
+            // A created or deleted file is all one side (Monaco counts the empty other side as a line).
+            if (oldText === null) setStats({ added: textLines(newText), removed: 0 });
+            else if (deleted) setStats({ added: 0, removed: textLines(oldText) });
+            else setStats({ added, removed });
             fit();
           }),
         ];
@@ -115,9 +118,9 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
     <div className="diff-block" role="group" aria-label={`Diff of ${path}`}>
       <div className="diff-head">
         <Icon name="diff" />
-        <code className="diff-path" title={path}>
-          {path}
-        </code>
+        <span className="diff-path" title={path}>
+          <strong>{basename(path)}</strong> <span className="muted">{dirname(path)}</span>
+        </span>
         {label && <span className={`badge-neutral diff-kind diff-${deleted ? 'deleted' : 'new'}`}>{label}</span>}
         {stats && (
           <span className="diff-stats" aria-label={`${stats.added} lines added, ${stats.removed} removed`}>
@@ -148,4 +151,19 @@ function lineCount(text: string): number {
   let count = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) count++;
   return count;
+}
+
+/** Lines of a file's text, not counting the empty line after a final newline. */
+function textLines(text: string): number {
+  if (!text) return 0;
+  return lineCount(text) - (text.endsWith('\n') ? 1 : 0);
+}
+
+function basename(path: string): string {
+  return path.split(/[\\/]/).pop() || path;
+}
+
+function dirname(path: string): string {
+  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return cut > 0 ? path.slice(0, cut) : '';
 }

@@ -1,4 +1,5 @@
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
+import { legacyTerminalAuth } from './quirks/claudeCodeAcp';
 
 /**
  * Normalizes the `authMethods` of an `initialize` answer. A method without `type` is the
@@ -12,7 +13,8 @@ export function toAuthMethods(raw: unknown): AuthMethodInfo[] {
       id: typeof method.id === 'string' ? method.id : String(method.id ?? ''),
       name: typeof method.name === 'string' ? method.name : String(method.id ?? 'Sign in'),
       description: typeof method.description === 'string' ? method.description : null,
-      type: typeof method.type === 'string' ? method.type : 'agent',
+      // A method without a type is `agent`, unless it carries the legacy terminal-auth command.
+      type: typeof method.type === 'string' ? method.type : legacyTerminalAuth(method) ? 'terminal' : 'agent',
       raw: method,
     }))
     .filter((method) => method.id !== '');

@@ -26,6 +26,7 @@ import { buildMenuTemplate } from './menuTemplate';
 import { isAppUrl, isExternalHttpUrl } from './navigation';
 import { notifiableEvent, notificationContent, shouldNotify } from './notifications';
 import { confirmsQuit, quitDecision, type QuitDecision } from './quit';
+import { SafeStorageSecrets } from './safeStorageSecrets';
 import { CONTENT_SECURITY_POLICY, isPermissionAllowed, mainWindowOptions } from './windowOptions';
 import { clampToDisplays, loadWindowState, saveWindowState } from './windowState';
 
@@ -210,7 +211,7 @@ export function startDesktop(app: App): void {
     session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isPermissionAllowed(permission)));
     session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionAllowed(permission));
 
-    const started = new AppCore({ dataDir: app.getPath('userData'), host: 'electron' });
+    const started = new AppCore({ dataDir: app.getPath('userData'), host: 'electron', secrets: new SafeStorageSecrets(app.getPath('userData')) });
     core = started;
     for (const name of requestNames) {
       ipcMain.handle(`req:${name}`, async (event, input) => {

@@ -95,6 +95,21 @@ describe('authentication', () => {
     expect(h2.agentText(sessionId)).toContain('after terminal login');
   });
 
+  it('quirk: the legacy `_meta["terminal-auth"]` method (Claude Code adapter) runs its command in a terminal', async () => {
+    const h = harnesses.track(makeCore());
+    const credFile = join(h.workspace, 'legacy-cred');
+    const h2 = harnesses.track(makeCore(['--auth', '--legacy-terminal-auth', '--cred-file', credFile]));
+    const sessionId = await h2.newSession();
+    const [method] = h2.state(sessionId).authMethods!;
+    expect(method).toMatchObject({ id: 'fixture-legacy', type: 'terminal', raw: { _meta: { 'terminal-auth': { label: 'Fixture Login' } } } });
+    const { terminalId } = await h2.core.handlers['auth.start']({ sessionId, methodId: 'fixture-legacy' });
+    await h2.waitFor(() => h2.state(sessionId).terminals[terminalId!]?.output.includes('Type the code'), 'legacy terminal');
+    expect(h2.state(sessionId).terminals[terminalId!].args).toEqual([expect.stringMatching(/fixture-agent\.mjs$/), '--login-terminal', '--cred-file', credFile]);
+    await h2.core.handlers['terminal.input']({ sessionId, terminalId: terminalId!, data: '1234\r' });
+    await h2.waitFor(() => h2.eventsOf(sessionId, 'session.connected').length === 1, 'connect');
+    expect(readFileSync(credFile, 'utf8')).toBe('FIXTURE_LOGIN=legacy\n');
+  });
+
   it('unknown method types are listed generically and refused clearly; nothing crashes', async () => {
     const h = harnesses.track(makeCore(['--auth']));
     const sessionId = await h.newSession();

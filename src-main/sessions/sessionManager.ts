@@ -7,6 +7,7 @@ import { emptySession, type SessionState } from '../../src-shared/session/state'
 import type { Settings } from '../../src-shared/settings';
 import { type AgentConnection, type ClientSide, ELICITATION_MODES, isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentManager } from '../agents/agentManager';
+import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { EventLog, readEventLog } from '../store/eventLog';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
@@ -566,11 +567,14 @@ export class SessionManager {
 
   /** `terminal`: the agent's own command plus the method's args and env, in an interactive terminal. */
   private authInTerminal(session: Session, raw: RawObject, methodId: string): string {
-    const launch = this.options.agents.launchSpec(session.agentId);
-    if (!launch) throw new ProtocolError(`${session.state.agentName} is not installed.`);
-    const extraArgs = Array.isArray(raw.args) ? raw.args.map(String) : [];
-    const extraEnv: Record<string, string> = {};
-    if (typeof raw.env === 'object' && raw.env !== null) {
+    const agentLaunch = this.options.agents.launchSpec(session.agentId);
+    if (!agentLaunch) throw new ProtocolError(`${session.state.agentName} is not installed.`);
+    // The legacy `_meta["terminal-auth"]` form names its own command (agents/quirks/claudeCodeAcp.ts).
+    const legacy = raw.type === 'terminal' ? null : legacyTerminalAuth(raw);
+    const launch = legacy ? { ...agentLaunch, command: legacy.command, args: [] } : agentLaunch;
+    const extraArgs = legacy ? legacy.args : Array.isArray(raw.args) ? raw.args.map(String) : [];
+    const extraEnv: Record<string, string> = { ...legacy?.env };
+    if (!legacy && typeof raw.env === 'object' && raw.env !== null) {
       for (const [name, value] of Object.entries(raw.env as RawObject)) if (typeof value === 'string') extraEnv[name] = value;
     }
     // One sign-in terminal at a time per session.

@@ -163,3 +163,24 @@ describe('session setup', () => {
     expect(live.find((o) => o.id === 'temp')).toEqual({ id: 'temp', name: 'Temperature', type: 'x_slider', currentValue: 0.5, min: 0, max: 1 });
   });
 });
+
+describe('session/close', () => {
+  it('closing a tab sends session/close only to agents that advertise it', async () => {
+    const h = harnesses.track(makeCore(['--list'], {}, { agents: [{ id: 'plain', name: 'Plain' }] }));
+    const a = await h.newSession();
+    const b = await h.newSession('plain');
+    const calls: string[] = [];
+    for (const id of ['fixture', 'plain']) {
+      const connection = h.core.agents.connection(id)!;
+      const original = connection.request.bind(connection);
+      connection.request = ((method: string, params: Record<string, unknown>, options?: object) => {
+        calls.push(`${id}:${method}`);
+        return original(method, params, options);
+      }) as typeof connection.request;
+    }
+    await h.core.handlers['session.close']({ sessionId: a });
+    await h.core.handlers['session.close']({ sessionId: b });
+    expect(calls).toEqual(['fixture:session/close']);
+    expect(h.core.sessions.sessions.size).toBe(0);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Quirk: Claude Code's ACP adapter (`@zed-industries/claude-code-acp`, 0.16 in the registry
+ * snapshot) predates terminal auth methods (`type: "terminal"`, rfds-auth-methods). Its one
+ * method, `claude-login`, has no type, and `authenticate` answers "Method not implemented".
+ * When the client declares `clientCapabilities._meta["terminal-auth"]` (Zed's extension), the
+ * method carries `_meta["terminal-auth"]: { command, args, env?, label }`: a command to run in
+ * an interactive terminal. We declare that capability and treat such a method as a terminal
+ * method that runs the given command instead of the agent's own (shown in full in the terminal
+ * header before anything is typed). Other agents may use the same extension; it is harmless
+ * for agents that ignore it.
+ */
+type RawObject = Record<string, unknown>;
+
+/** Added to `clientCapabilities._meta` at `initialize`. */
+export const LEGACY_TERMINAL_AUTH_CAPABILITY = { 'terminal-auth': true } as const;
+
+export interface LegacyTerminalAuth {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  label?: string;
+}
+
+/** The `_meta["terminal-auth"]` command of an auth method, if it has a usable one. */
+export function legacyTerminalAuth(method: RawObject): LegacyTerminalAuth | null {
+  const meta = method._meta;
+  if (typeof meta !== 'object' || meta === null) return null;
+  const spec = (meta as RawObject)['terminal-auth'];
+  if (typeof spec !== 'object' || spec === null) return null;
+  const { command, args, env, label } = spec as RawObject;
+  if (typeof command !== 'string' || !command) return null;
+  const environment: Record<string, string> = {};
+  if (typeof env === 'object' && env !== null) {
+    for (const [name, value] of Object.entries(env as RawObject)) if (typeof value === 'string') environment[name] = value;
+  }
+  return {
+    command,
+    args: Array.isArray(args) ? args.map(String) : [],
+    env: environment,
+    ...(typeof label === 'string' ? { label } : {}),
+  };
+}

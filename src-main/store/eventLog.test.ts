@@ -114,6 +114,10 @@ describe('EventLog', () => {
     expect(sizes).toEqual([1000, 1000, 1000, 1000, 1000, 1]);
     expect(state!.entries).toHaveLength(1);
     expect(state!.lastSeq).toBe(5001);
+    // Adaptive (the default): batches double, so long logs take few fold steps.
+    const adaptive: number[] = [];
+    await readEventLog(file, (batch) => adaptive.push(batch.length));
+    expect(adaptive).toEqual([1000, 2000, 2001]);
   });
 
   it('reads a missing log as empty', async () => {

@@ -310,6 +310,23 @@ export class SessionManager {
     if (session.acpSessionId && session.acpSessionId !== acpSessionId) this.byAcpId.delete(session.acpSessionId);
     session.acpSessionId = acpSessionId;
     this.byAcpId.set(acpSessionId, session.id);
+    const early = this.earlyUpdates.get(`${session.agentId}\n${acpSessionId}`);
+    this.earlyUpdates.delete(`${session.agentId}\n${acpSessionId}`);
+    for (const update of early?.updates ?? []) this.record(session, { kind: 'acp.update', update });
+  }
+
+  /** Updates for an ACP session id not bound yet: kept briefly (bounded) until `bindAcp`. */
+  private earlyUpdates = new Map<string, { at: number; updates: RawObject[] }>();
+  private holdEarlyUpdate(agentId: string, acpSessionId: string, update: RawObject): void {
+    const now = Date.now();
+    for (const [key, entry] of this.earlyUpdates) if (now - entry.at > 60_000) this.earlyUpdates.delete(key);
+    const key = `${agentId}\n${acpSessionId}`;
+    let entry = this.earlyUpdates.get(key);
+    if (!entry) {
+      if (this.earlyUpdates.size >= 20) return;
+      this.earlyUpdates.set(key, (entry = { at: now, updates: [] }));
+    }
+    if (entry.updates.length < 500) entry.updates.push(update);
   }
 
   private requireAuth(session: Session, message?: string): void {
@@ -736,7 +753,11 @@ export class SessionManager {
       onSessionUpdate: (acpSessionId, update) => {
         const id = this.byAcpId.get(acpSessionId);
         const session = id ? this.sessions.get(id) : undefined;
-        if (!session) return;
+        if (!session) {
+          // Agents may send updates (commands, modes) before their `session/new` answer arrives.
+          this.holdEarlyUpdate(agentId, acpSessionId, update);
+          return;
+        }
         // History replayed by `session/load` is already in our log: keep the log as the truth.
         if (session.replaying) return;
         this.record(session, { kind: 'acp.update', update });

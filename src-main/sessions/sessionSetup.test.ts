@@ -120,6 +120,13 @@ describe('session setup', () => {
     expect(h.state(sessionId).commands[0].input).toEqual({ hint: 'query to search for' });
   });
 
+  it('updates sent before the session/new answer are kept and applied once the id is known', async () => {
+    const h = harnesses.track(makeCore(['--early-updates']));
+    const sessionId = await h.newSession();
+    await h.waitFor(() => h.state(sessionId).commands.length === 1, 'early commands');
+    expect(h.state(sessionId).commands).toEqual([{ name: 'early', description: 'Sent before session/new answered' }]);
+  });
+
   it('legacy modes: set_mode and current_mode_update', async () => {
     const h = harnesses.track(makeCore(['--modes']));
     const sessionId = await h.newSession();

@@ -80,8 +80,10 @@ function SelectOption({ sessionId, option }: { sessionId: string; option: RawObj
   const description = flat.find((v) => v.value === current)?.description;
   const known = flat.some((v) => v.value === current);
   return (
-    <label className={`config-control category-${String(option.category ?? 'none')}`} htmlFor={id} title={[String(option.description ?? ''), description ?? ''].filter(Boolean).join(' — ') || undefined}>
-      <span className="config-label">{String(option.name ?? option.id)}</span>
+    <div className={`config-control category-${String(option.category ?? 'none')}`} title={[String(option.description ?? ''), description ?? ''].filter(Boolean).join(' — ') || undefined}>
+      <label className="config-label" htmlFor={id}>
+        {String(option.name ?? option.id)}
+      </label>
       <select
         id={id}
         value={current}
@@ -104,7 +106,7 @@ function SelectOption({ sessionId, option }: { sessionId: string; option: RawObj
           ),
         )}
       </select>
-    </label>
+    </div>
   );
 }
 
@@ -128,8 +130,10 @@ function BooleanOption({ sessionId, option }: { sessionId: string; option: RawOb
 function ModeSelect({ sessionId, modes }: { sessionId: string; modes: { currentModeId: string | null; availableModes: RawObject[] } }) {
   const id = useId();
   return (
-    <label className="config-control category-mode" htmlFor={id}>
-      <span className="config-label">Mode</span>
+    <div className="config-control category-mode">
+      <label className="config-label" htmlFor={id}>
+        Mode
+      </label>
       <select id={id} value={modes.currentModeId ?? ''} onChange={(event) => void run(bridge.request('mode.set', { sessionId, modeId: event.target.value }))}>
         {modes.availableModes.map((mode) => (
           <option key={String(mode.id)} value={String(mode.id)} title={typeof mode.description === 'string' ? mode.description : undefined}>
@@ -137,7 +141,7 @@ function ModeSelect({ sessionId, modes }: { sessionId: string; modes: { currentM
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 

@@ -114,3 +114,28 @@ test('offline: the bundled snapshot is shown with the reason', async ({ page }) 
   await expect(catalog.getByRole('alert').first()).toHaveText(/Could not reach the registry at http:\/\/127\.0\.0\.1:9\/registry\.json/);
   await expect(catalog.getByRole('listitem', { name: 'Gemini CLI' })).toBeVisible();
 });
+
+test('no Node.js on the machine: download it into the app folder, then install an npm agent', async ({ page }) => {
+  await host.stop();
+  host = await startHost({
+    env: {
+      PATH: '/nonexistent',
+      ACP_DESKTOP_REGISTRY_URL: registry.indexUrl,
+      ACP_DESKTOP_NODE_MIRROR: registry.nodeMirrorUrl,
+      npm_config_registry: registry.npmRegistryUrl,
+    },
+  });
+  await openApp(page, host);
+  await page.getByRole('button', { name: 'Browse the agent catalog…' }).click();
+  const catalog = page.getByRole('dialog', { name: 'Agent catalog' });
+  const notice = catalog.getByRole('group', { name: 'Node.js for npm agents' });
+  await expect(notice).toContainText('Node.js was not found on this machine');
+  await catalog.getByLabel('Search agents').fill('Fixture (npx)');
+  const card = catalog.getByRole('listitem', { name: 'Fixture (npx)' });
+  await expect(card.getByRole('button', { name: 'Install Fixture (npx)' })).toBeDisabled();
+
+  await notice.getByRole('button', { name: 'Download Node.js into the app’s folder' }).click();
+  await expect(notice).toBeHidden({ timeout: 30_000 });
+  await card.getByRole('button', { name: 'Install Fixture (npx)' }).click();
+  await expect(card.getByText('Installed 1.0.0')).toBeVisible({ timeout: 60_000 });
+});

@@ -1,4 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,7 +201,7 @@ describe('npx installs', () => {
   it('installs the exact package version with npm and runs its bin with node', async () => {
     const { installer, leftovers } = makeInstaller();
     const installed = await installer.install(agent('fixture-npx'));
-    expect(installed.manifest).toMatchObject({ distribution: 'npx', source: 'acp-fixture-agent@1.0.0', run: { type: 'node', script: 'node_modules/acp-fixture-agent/agent.mjs' } });
+    expect(installed.manifest).toMatchObject({ distribution: 'npx', source: 'acp-fixture-agent@1.0.0', run: { type: 'node', script: 'node_modules/acp-fixture-agent/agent.mjs', node: expect.stringMatching(/node$/) } });
     expect(JSON.parse(readFileSync(join(installed.dir, 'node_modules', 'acp-fixture-agent', 'package.json'), 'utf8')).version).toBe('1.0.0');
     expect(leftovers()).toEqual([]);
     const launch = installer.launchSpec(installed);
@@ -231,9 +233,56 @@ describe('uvx installs', () => {
     }
     const { installer } = makeInstaller({ env: { PATH: [bin, NODE_ONLY_PATH].join(delimiter) } });
     const installed = await installer.install(agent('fixture-uvx'));
-    expect(installed.manifest.run).toEqual({ type: 'uvx', package: 'acp-fixture-agent' });
+    expect(installed.manifest.run).toEqual({ type: 'uvx', package: 'acp-fixture-agent', uvx: join(bin, 'uvx') });
     const launch = installer.launchSpec(installed);
     expect(launch.command).toBe(join(bin, 'uvx'));
     expect(launch.args).toEqual(['acp-fixture-agent', '--delay', '0', '--name', 'fixture 1.0.0']);
+  });
+});
+
+describe('runtime downloads into the app folder', () => {
+  it('downloads the Node.js LTS (checksum verified) and installs an npx agent with it when the machine has none', async () => {
+    const { installer, dataDir, progress } = makeInstaller({
+      env: { PATH: '/nonexistent', ACP_DESKTOP_NODE_MIRROR: server.nodeMirrorUrl, npm_config_registry: server.npmRegistryUrl, npm_config_cache: join(tmpdir(), 'acp-npm-cache-runtime') },
+    });
+    expect(await installer.detectNode()).toMatchObject({ ok: false, message: expect.stringMatching(/Node\.js was not found/) });
+    expect(await installer.installRuntime('node')).toEqual({ version: '22.1.0' });
+    expect(progress.filter((p) => p.agentId === '@node').map((p) => p.phase)).toEqual(expect.arrayContaining(['resolving', 'downloading', 'verifying', 'extracting', 'done']));
+    const node = join(dataDir, 'runtimes', 'node', '22.1.0', 'bin', 'node');
+    expect(await installer.detectNode()).toMatchObject({ ok: true, node, version: '22.1.0', npmVersion: '10.7.0' });
+    expect(readdirSync(join(dataDir, 'runtimes', '.tmp'))).toEqual([]);
+
+    const installed = await installer.install(agent('fixture-npx'));
+    expect(installed.manifest.run).toMatchObject({ type: 'node', node });
+    const launch = installer.launchSpec(installed);
+    expect(launch.command).toBe(node);
+    expect(launch.env.PATH?.split(delimiter)[0]).toBe(dirname(node));
+    expect((await probeAgent(launch, 15_000)).agentName).toBe('fixture 1.0.0');
+  }, 120_000);
+
+  it('refuses a Node.js download whose checksum does not match', async () => {
+    const { installer, dataDir } = makeInstaller({ env: { PATH: '/nonexistent', ACP_DESKTOP_NODE_MIRROR: server.badNodeMirrorUrl } });
+    await expect(installer.installRuntime('node')).rejects.toThrow(/does not match its published SHA-256 checksum/);
+    expect(existsSync(join(dataDir, 'runtimes', 'node'))).toBe(false);
+    expect(installer.lastError('@node')).toMatch(/checksum/);
+  });
+
+  it('says why when the mirror is unreachable', async () => {
+    const closed = createServer();
+    await new Promise<void>((ready) => closed.listen(0, '127.0.0.1', ready));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    const { installer } = makeInstaller({ env: { PATH: '/nonexistent', ACP_DESKTOP_NODE_MIRROR: `http://127.0.0.1:${port}/dist` } });
+    await expect(installer.installRuntime('node')).rejects.toThrow(new RegExp(`Could not reach http://127\\.0\\.0\\.1:${port}/dist/index\\.json: ECONNREFUSED`));
+  });
+
+  it('downloads uv and then installs a uvx agent with it', async () => {
+    const { installer, dataDir } = makeInstaller({ env: { PATH: NODE_ONLY_PATH, ACP_DESKTOP_UV_MIRROR: server.uvMirrorUrl } });
+    expect((await installer.detectUv()).ok).toBe(false);
+    expect(await installer.installRuntime('uv')).toEqual({ version: '0.9.9' });
+    const uvx = join(dataDir, 'runtimes', 'uv', 'uvx');
+    expect(await installer.detectUv()).toMatchObject({ ok: true, uvx });
+    const installed = await installer.install(agent('fixture-uvx'));
+    expect(installer.launchSpec(installed).command).toBe(uvx);
   });
 });

@@ -17,7 +17,8 @@ import { writeFileAtomic } from '../store/jsonFile';
 import { cancelled, describeFsError, download, formatBytes, InstallError } from './download';
 import { checkEntryPath, extractArchive, looksLikeArchiveUrl, sniffArchive } from './extract';
 import { probeAgent } from './probe';
-import { detectNode, detectUv, findTool, pathWith, runTool } from './runtimes';
+import { detectNode, detectUv, findOnPath, findTool, pathWith, runTool } from './runtimes';
+import { installNodeRuntime, installUvRuntime, managedNodeDirs, managedUvDirs, type RuntimeName } from './runtimeInstaller';
 
 /**
  * Installs registry agents into `<data>/agents/<id>/<version>/`, one folder per version, with
@@ -32,9 +33,9 @@ export const MANIFEST = '.acp-install.json';
 /** How to start an installed agent, relative to its version folder. */
 export type RunSpec =
   | { type: 'binary'; cmd: string }
-  | { type: 'node'; script: string }
+  | { type: 'node'; script: string; /** The Node.js it was installed with. */ node?: string }
   | { type: 'bin'; path: string }
-  | { type: 'uvx'; package: string };
+  | { type: 'uvx'; package: string; uvx?: string };
 
 export interface InstallManifest {
   manifestVersion: 1;
@@ -140,7 +141,7 @@ export class Installer {
         args = [];
         break;
       case 'node':
-        command = findTool('node', this.env) ?? 'node';
+        command = this.program('node', run.node);
         args = [resolve(dir, run.script)];
         break;
       case 'bin':
@@ -148,17 +149,78 @@ export class Installer {
         args = [];
         break;
       case 'uvx':
-        command = findTool('uvx', this.env) ?? 'uvx';
+        command = this.program('uvx', run.uvx);
         args = [run.package];
         break;
     }
     // A runtime found outside PATH (nvm, Homebrew) goes first on the agent's PATH too.
-    const runtimePath = (run.type === 'node' || run.type === 'uvx' || run.type === 'bin') && isAbsolute(command) && !override?.command ? pathWith(run.type === 'bin' ? (findTool('node', this.env) ?? command) : command, this.env) : undefined;
+    const runtimePath =
+      (run.type === 'node' || run.type === 'uvx' || run.type === 'bin') && isAbsolute(command) && !override?.command
+        ? pathWith(run.type === 'bin' ? this.program('node', undefined) : command, this.env)
+        : undefined;
     return {
       command: override?.command ?? command,
       args: [...args, ...manifest.args, ...(override?.args ?? [])],
       env: { ...(runtimePath ? { PATH: runtimePath } : {}), ...manifest.env, ...override?.env },
     };
+  }
+
+  /** A runtime program: the one recorded at install time if it is still there, else PATH, the app's own, the usual places. */
+  private program(name: 'node' | 'uvx', recorded: string | undefined): string {
+    if (recorded && existsSync(recorded)) return recorded;
+    const managed = name === 'node' ? managedNodeDirs(this.options.dataDir, this.platform) : managedUvDirs(this.options.dataDir);
+    return (
+      findOnPath(name, this.env) ??
+      managed.map((dir) => findOnPath(name, { PATH: dir, PATHEXT: this.env.PATHEXT })).find((path) => path !== null) ??
+      findTool(name, this.env) ??
+      name
+    );
+  }
+
+  private get platform(): NodeJS.Platform {
+    return this.options.platform ?? process.platform;
+  }
+
+  /** Node.js and npm as npm installs would use them (PATH, the app's own runtime, the usual places). */
+  detectNode() {
+    return detectNode(this.env, managedNodeDirs(this.options.dataDir, this.platform));
+  }
+
+  detectUv() {
+    return detectUv(this.env, managedUvDirs(this.options.dataDir));
+  }
+
+  /**
+   * Downloads the official Node.js (LTS) or uv into `<data>/runtimes/`. Progress is reported
+   * under the id `@node` / `@uv`; `cancel('@node')` stops it.
+   */
+  async installRuntime(name: RuntimeName): Promise<{ version: string | null }> {
+    const operation = this.begin(`@${name}`, 'install');
+    const label = name === 'node' ? 'Node.js' : 'uv';
+    try {
+      const options = {
+        dataDir: this.options.dataDir,
+        env: this.env,
+        platform: this.platform,
+        arch: this.options.arch ?? process.arch,
+        signal: operation.controller.signal,
+        fetch: this.options.fetch,
+        onPhase: (phase: InstallProgress['phase'], message: string) => this.report(operation, { phase, message }),
+        onProgress: ({ bytes, total, bytesPerSecond }: { bytes: number; total: number | null; bytesPerSecond: number }) =>
+          this.report(operation, { phase: 'downloading', bytes, total, bytesPerSecond, message: `Downloading ${label}: ${formatBytes(bytes)}${total ? ` of ${formatBytes(total)}` : ''}` }),
+      };
+      const version = name === 'node' ? (await installNodeRuntime(options)).version : (await this.installUv(options));
+      this.report(operation, { phase: 'done', message: `${label}${version ? ` ${version}` : ''} was installed into the app's folder.` });
+      this.finish(operation, null);
+      return { version };
+    } catch (error) {
+      return this.finish(operation, error) as never;
+    }
+  }
+
+  private async installUv(options: Parameters<typeof installUvRuntime>[0]): Promise<string | null> {
+    await installUvRuntime(options);
+    return (await this.detectUv()).version;
   }
 
   busy(agentId: string): InstallProgress | null {
@@ -481,7 +543,7 @@ export class Installer {
   private async installNpm(agent: RegistryAgent, spec: string, payload: string, operation: Operation): Promise<RunSpec> {
     const signal = operation.controller.signal;
     this.report(operation, { phase: 'resolving', message: 'Looking for Node.js and npm…' });
-    const runtime = await detectNode(this.env);
+    const runtime = await this.detectNode();
     if (!runtime.ok || !runtime.npm) throw new InstallError(runtime.message ?? 'Node.js and npm are needed.', 'runtime');
     const { name } = parsePackageSpec(spec);
     // A private package.json keeps npm from walking up to a project the data folder may be inside.
@@ -529,18 +591,18 @@ export class Installer {
     const checked = checkEntryPath(binPath.replace(/^\.\//, ''));
     if ('error' in checked) throw new InstallError(`The npm package ${name} names an unsafe executable "${binPath}".`, 'unsafe');
     const script = join('node_modules', ...name.split('/'), ...checked.path.split('/'));
-    if (isNodeScript(join(payload, script))) return { type: 'node', script: script.split(sep).join('/') };
+    if (isNodeScript(join(payload, script))) return { type: 'node', script: script.split(sep).join('/'), node: runtime.node ?? undefined };
     const shim = join('node_modules', '.bin', (this.options.platform ?? process.platform) === 'win32' ? `${binName}.cmd` : binName);
     return { type: 'bin', path: shim.split(sep).join('/') };
   }
 
   private async installUvx(agent: RegistryAgent, spec: string, operation: Operation): Promise<RunSpec> {
     this.report(operation, { phase: 'resolving', message: 'Looking for uv…' });
-    const runtime = await detectUv(this.env);
+    const runtime = await this.detectUv();
     if (!runtime.ok) throw new InstallError(runtime.message ?? 'uv is needed.', 'runtime');
     // uvx keeps its own cache of the package; the first start downloads it.
     void agent;
-    return { type: 'uvx', package: spec };
+    return { type: 'uvx', package: spec, uvx: runtime.uvx ?? undefined };
   }
 }
 

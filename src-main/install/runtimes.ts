@@ -155,30 +155,64 @@ async function versionOf(command: string, args: string[], env: NodeJS.ProcessEnv
   }
 }
 
-export interface NodeRuntime extends RuntimeInfo {
+/** What detection finds (the catalog adds whether a download is possible and running). */
+type Detected = Pick<RuntimeInfo, 'ok' | 'version' | 'message'>;
+
+export interface NodeRuntime extends Detected {
   node: string | null;
   npm: string | null;
   npmVersion: string | null;
 }
 
-/** Node.js and npm on PATH, and whether they are recent enough for `npx` agents. */
-export async function detectNode(env: NodeJS.ProcessEnv = process.env): Promise<NodeRuntime> {
-  const node = findTool('node', env);
+/** Every distinct `name` found: PATH first, then the app's own runtimes, then the usual places. */
+function candidates(name: string, env: NodeJS.ProcessEnv, managedDirs: readonly string[]): string[] {
+  const found = [
+    findOnPath(name, env),
+    ...managedDirs.map((dir) => findOnPath(name, { PATH: dir, PATHEXT: env.PATHEXT })),
+    ...commonToolDirs(env).map((dir) => findOnPath(name, { PATH: dir, PATHEXT: env.PATHEXT })),
+  ];
+  return [...new Set(found.filter((path): path is string => path !== null))];
+}
+
+/**
+ * Node.js and npm for `npx` agents: the first recent-enough Node.js on PATH, in the app's own
+ * runtimes folder (`managedDirs`) or in the usual places, with the npm beside it.
+ */
+export async function detectNode(env: NodeJS.ProcessEnv = process.env, managedDirs: readonly string[] = []): Promise<NodeRuntime> {
+  let first: { node: string; version: string } | null = null;
+  let chosen: { node: string; version: string } | null = null;
+  for (const node of candidates('node', env, managedDirs)) {
+    const version = await versionOf(node, ['--version'], env);
+    if (!version) continue;
+    first ??= { node, version };
+    if (semver.gte(version, MIN_NODE)) {
+      chosen = { node, version };
+      break;
+    }
+  }
+  const pick = chosen ?? first;
+  const node = pick?.node ?? null;
+  const version = pick?.version ?? null;
   // npm beside that node first: a second, older npm elsewhere on PATH would not match it.
   const besideNode = node ? findOnPath('npm', { PATH: dirname(node), PATHEXT: env.PATHEXT }) : null;
   const npm = besideNode ?? findTool('npm', env);
-  const version = node ? await versionOf(node, ['--version'], env) : null;
-  const npmVersion = npm ? await versionOf(npm, ['--version'], env) : null;
+  // npm is a `#!/usr/bin/env node` script: it needs its node first on PATH.
+  const npmEnv = node ? { ...env, PATH: pathWith(node, env) ?? env.PATH } : env;
+  const npmVersion = npm ? await versionOf(npm, ['--version'], npmEnv) : null;
   const base = { node, npm, version, npmVersion };
   if (!node || !version) {
     return {
       ...base,
       ok: false,
-      message: `Node.js was not found on this machine. Agents distributed through npm need Node.js ${MIN_NODE.split('.')[0]} or newer with npm: install it from https://nodejs.org or with your package manager, then try again.`,
+      message: `Node.js was not found on this machine. Agents distributed through npm need Node.js ${MIN_NODE.split('.')[0]} or newer with npm: download it into the app's folder, or install it from https://nodejs.org or with your package manager, then try again.`,
     };
   }
   if (semver.lt(version, MIN_NODE)) {
-    return { ...base, ok: false, message: `Node.js ${version} is too old (${node}); npm agents need Node.js ${MIN_NODE.split('.')[0]} or newer. Update it from https://nodejs.org, then try again.` };
+    return {
+      ...base,
+      ok: false,
+      message: `Node.js ${version} is too old (${node}); npm agents need Node.js ${MIN_NODE.split('.')[0]} or newer. Download a current one into the app's folder, or update it from https://nodejs.org, then try again.`,
+    };
   }
   if (!npm || !npmVersion) {
     return { ...base, ok: false, message: `npm was not found beside Node.js ${version}. Install npm (it comes with the installer from https://nodejs.org), then try again.` };
@@ -186,14 +220,14 @@ export async function detectNode(env: NodeJS.ProcessEnv = process.env): Promise<
   return { ...base, ok: true, message: null };
 }
 
-export interface UvRuntime extends RuntimeInfo {
+export interface UvRuntime extends Detected {
   uvx: string | null;
 }
 
 /** `uvx` (from Astral's uv) on PATH, for Python agents. */
-export async function detectUv(env: NodeJS.ProcessEnv = process.env): Promise<UvRuntime> {
-  const uvx = findTool('uvx', env);
-  const uv = findTool('uv', env);
+export async function detectUv(env: NodeJS.ProcessEnv = process.env, managedDirs: readonly string[] = []): Promise<UvRuntime> {
+  const uvx = candidates('uvx', env, managedDirs)[0] ?? null;
+  const uv = uvx ? (findOnPath('uv', { PATH: dirname(uvx), PATHEXT: env.PATHEXT }) ?? findTool('uv', env)) : findTool('uv', env);
   const version = uv ? await versionOf(uv, ['--version'], env) : uvx ? await versionOf(uvx, ['--version'], env) : null;
   if (!uvx) {
     return {
@@ -201,7 +235,7 @@ export async function detectUv(env: NodeJS.ProcessEnv = process.env): Promise<Uv
       version,
       ok: false,
       message:
-        'uv (uvx) was not found on this machine. Agents distributed through PyPI run with uvx: install uv from https://docs.astral.sh/uv/getting-started/installation/, then try again.',
+        "uv (uvx) was not found on this machine. Agents distributed through PyPI run with uvx: download it into the app's folder, or install uv from https://docs.astral.sh/uv/getting-started/installation/, then try again.",
     };
   }
   return { uvx, version, ok: true, message: null };

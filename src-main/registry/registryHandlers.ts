@@ -40,5 +40,6 @@ export function registryHandlers(core: AppCore): RegistryHandlers {
     'agent.cancelInstall': async ({ agentId }) => registryService(core).cancel(agentId),
     'agent.update': ({ agentId }) => registryService(core).update(agentId),
     'agent.uninstall': ({ agentId }) => registryService(core).uninstall(agentId),
+    'runtime.install': ({ runtime }) => registryService(core).installRuntime(runtime),
   };
 }

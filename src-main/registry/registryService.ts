@@ -5,7 +5,7 @@ import type { AgentDefinition } from '../agents/agentManager';
 import type { AppCore } from '../core/appCore';
 import { InstallError } from '../install/download';
 import { Installer, isNewer, type InstalledAgent } from '../install/installer';
-import { detectNode, detectUv } from '../install/runtimes';
+import { canDownloadRuntime, type RuntimeName } from '../install/runtimeInstaller';
 import { RegistryClient, registryUrl } from './registryClient';
 
 export interface RegistryServiceOptions {
@@ -26,7 +26,7 @@ const RUNTIME_TTL_MS = 30_000;
 export class RegistryService {
   readonly client: RegistryClient;
   readonly installer: Installer;
-  private runtimeCache: { at: number; value: Promise<{ node: RuntimeInfo; uv: RuntimeInfo }> } | null = null;
+  private runtimeCache: { at: number; value: Promise<{ node: Omit<RuntimeInfo, 'busy'>; uv: Omit<RuntimeInfo, 'busy'> }> } | null = null;
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(
@@ -72,15 +72,28 @@ export class RegistryService {
     }));
   }
 
-  private runtimes(fresh = false): Promise<{ node: RuntimeInfo; uv: RuntimeInfo }> {
+  private async runtimes(fresh = false): Promise<{ node: RuntimeInfo; uv: RuntimeInfo }> {
     if (fresh || !this.runtimeCache || Date.now() - this.runtimeCache.at > RUNTIME_TTL_MS) {
-      const value = Promise.all([detectNode(this.env), detectUv(this.env)]).then(([node, uv]) => ({
-        node: { ok: node.ok, version: node.version, message: node.message },
-        uv: { ok: uv.ok, version: uv.version, message: uv.message },
+      const value = Promise.all([this.installer.detectNode(), this.installer.detectUv()]).then(([node, uv]) => ({
+        node: { ok: node.ok, version: node.version, message: node.message, canDownload: canDownloadRuntime('node', process.platform, process.arch) },
+        uv: { ok: uv.ok, version: uv.version, message: uv.message, canDownload: canDownloadRuntime('uv', process.platform, process.arch) },
       }));
       this.runtimeCache = { at: Date.now(), value };
     }
-    return this.runtimeCache.value;
+    const { node, uv } = await this.runtimeCache.value;
+    return { node: { ...node, busy: this.installer.busy('@node') }, uv: { ...uv, busy: this.installer.busy('@uv') } };
+  }
+
+  /** Downloads the official Node.js or uv into the app's folder; the catalog then finds it. */
+  async installRuntime(name: RuntimeName): Promise<{ version: string | null }> {
+    const pending = this.installer.installRuntime(name);
+    void this.publish();
+    try {
+      return await pending;
+    } finally {
+      await this.runtimes(true);
+      void this.publish();
+    }
   }
 
   /** The catalog as it stands; the first call of a run also asks the network in the background. */

@@ -27,6 +27,10 @@ export interface RuntimeInfo {
   version: string | null;
   /** Why not, and what to do, when `ok` is false. */
   message: string | null;
+  /** Whether the app can download the official build into its own folder (`runtime.install`). */
+  canDownload: boolean;
+  /** A download of it running now (progress events use the id `@node` / `@uv`). */
+  busy: InstallProgress | null;
 }
 
 /** One agent as the catalog shows it. */
@@ -90,6 +94,9 @@ export interface InstallProgress {
 
 const distribution = z.enum(['binary', 'npx', 'uvx']);
 
+/** Progress and cancel ids of the runtime downloads, beside agent ids. */
+export const RUNTIME_IDS = { node: '@node', uv: '@uv' } as const;
+
 export const registryRequests = {
   'registry.list': request<Catalog>()(
     z.object({}).strict(),
@@ -101,8 +108,12 @@ export const registryRequests = {
     'Install a registry agent for this platform (progress arrives as install.progress).',
   ),
   'agent.cancelInstall': request<{ ok: true }>()(
-    z.object({ agentId: agentIdSchema }).strict(),
-    'Cancel a running install or update; nothing half-installed is left.',
+    z.object({ agentId: z.union([agentIdSchema, z.enum([RUNTIME_IDS.node, RUNTIME_IDS.uv])]) }).strict(),
+    'Cancel a running install or update (or a runtime download: @node, @uv); nothing half-installed is left.',
+  ),
+  'runtime.install': request<{ version: string | null }>()(
+    z.object({ runtime: z.enum(['node', 'uv']) }).strict(),
+    "Download the official Node.js (LTS) or uv into the app's folder, for npx / uvx agents.",
   ),
   'agent.update': request<{ version: string }>()(
     z.object({ agentId: agentIdSchema }).strict(),

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef } from 'react';
+import type { Catalog } from '../../../src-shared/ipc/registryContract';
 import { CatalogCard } from './CatalogCard';
-import { filterAgents, sourceLabel, type CatalogShow } from './format';
-import { closeCatalog, openCatalog, refreshCatalog, subscribeRegistry, useRegistryStore } from './registryStore';
+import { filterAgents, isRunning, progressText, sourceLabel, type CatalogShow } from './format';
+import { cancelInstall, closeCatalog, installRuntime, openCatalog, refreshCatalog, subscribeRegistry, useRegistryStore } from './registryStore';
 import './registry.css';
 
 /**
@@ -91,6 +92,8 @@ function CatalogDialog({ onStartSession }: { onStartSession?: (agentId: string) 
           </ul>
         </details>
       )}
+      {catalog && <RuntimeNotice catalog={catalog} runtime="node" />}
+      {catalog && <RuntimeNotice catalog={catalog} runtime="uv" />}
       {focusMissing && <p className="catalog-warning small">The registry has no agent “{focusAgentId}”.</p>}
       <div className="catalog-filters" role="search">
         <input
@@ -133,5 +136,52 @@ function CatalogDialog({ onStartSession }: { onStartSession?: (agentId: string) 
         </>
       )}
     </dialog>
+  );
+}
+
+const RUNTIME_LABEL = { node: 'Node.js', uv: 'uv' } as const;
+
+/** A missing runtime (for npx or uvx agents), with the offer to download the official build. */
+function RuntimeNotice({ catalog, runtime }: { catalog: Catalog; runtime: 'node' | 'uv' }) {
+  const id = `@${runtime}`;
+  const info = catalog.runtimes[runtime];
+  const live = useRegistryStore((s) => s.progress[id]);
+  const error = useRegistryStore((s) => s.errors[id]);
+  const needed = catalog.agents.some((agent) => agent.installableDistributions.includes(runtime === 'node' ? 'npx' : 'uvx'));
+  const progress = live ?? info.busy;
+  const isBusy = isRunning(progress);
+  if ((info.ok && !isBusy) || !needed) return null;
+  const label = RUNTIME_LABEL[runtime];
+  return (
+    <div className="catalog-runtime" role="group" aria-label={`${label} for ${runtime === 'node' ? 'npm' : 'Python'} agents`}>
+      <p className="small">{info.message}</p>
+      {info.canDownload && (
+        <div className="catalog-progress">
+          <button type="button" disabled={isBusy} onClick={() => void installRuntime(runtime)}>
+            Download {label} into the app’s folder
+          </button>
+          {isBusy && progress && (
+            <>
+              {progress.phase === 'downloading' && progress.total ? (
+                <progress aria-label={`${label} download`} value={progress.bytes} max={progress.total} />
+              ) : (
+                <progress aria-label={`${label} progress`} />
+              )}
+              <span role="status" className="small">
+                {progressText(progress)}
+              </span>
+              <button type="button" onClick={() => void cancelInstall(id)}>
+                Cancel
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error small">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -22,8 +22,8 @@ const agent = (extra: Partial<CatalogAgent>): CatalogAgent => ({
 });
 
 const runtimes: Catalog['runtimes'] = {
-  node: { ok: true, version: '20.0.0', message: null },
-  uv: { ok: false, version: null, message: 'uv (uvx) was not found on this machine.' },
+  node: { ok: true, version: '20.0.0', message: null, canDownload: true, busy: null },
+  uv: { ok: false, version: null, message: 'uv (uvx) was not found on this machine.', canDownload: true, busy: null },
 };
 
 describe('catalog formatting', () => {
@@ -85,6 +85,6 @@ describe('installBlocker', () => {
     expect(installBlocker(agent({ availableForPlatform: false, installableDistributions: [] }), catalog, undefined)).toBe('Not available for this platform (linux-x86_64).');
     expect(installBlocker(agent({}), catalog, 'npx')).toBeNull();
     expect(installBlocker(agent({ installableDistributions: ['uvx'] }), catalog, 'uvx')).toMatch(/uv \(uvx\) was not found/);
-    expect(installBlocker(agent({}), { ...catalog, runtimes: { ...runtimes, node: { ok: false, version: null, message: 'Node.js was not found' } } }, 'npx')).toBe('Node.js was not found');
+    expect(installBlocker(agent({}), { ...catalog, runtimes: { ...runtimes, node: { ok: false, version: null, message: 'Node.js was not found', canDownload: true, busy: null } } }, 'npx')).toBe('Node.js was not found');
   });
 });

@@ -116,8 +116,26 @@ export const uninstallAgent = (agentId: string) => {
 
 export async function cancelInstall(agentId: string): Promise<void> {
   try {
-    await bridge.request('agent.cancelInstall', { agentId });
+    await bridge.request('agent.cancelInstall', { agentId: agentId as never });
   } catch (error) {
     useRegistryStore.setState((s) => ({ errors: { ...s.errors, [agentId]: message(error) } }));
+  }
+}
+
+/** Downloads the official Node.js or uv into the app's folder; progress arrives under `@node` / `@uv`. */
+export async function installRuntime(runtime: 'node' | 'uv'): Promise<void> {
+  const id = `@${runtime}`;
+  useRegistryStore.setState((s) => {
+    const errors = { ...s.errors };
+    delete errors[id];
+    return { errors };
+  });
+  try {
+    await bridge.request('runtime.install', { runtime });
+  } catch (error) {
+    const text = message(error);
+    if (!/cancelled/i.test(text)) useRegistryStore.setState((s) => ({ errors: { ...s.errors, [id]: text } }));
+  } finally {
+    void loadCatalog();
   }
 }

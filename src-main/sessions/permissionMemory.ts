@@ -8,13 +8,6 @@ import type { PermissionOption } from '../../src-shared/session/events';
  */
 export const REMEMBERED_KINDS = new Set(['allow_always', 'reject_always']);
 
-export interface RememberedPermission {
-  key: string;
-  agentId: string;
-  toolKind: string;
-  optionKind: string;
-}
-
 export function permissionKey(agentId: string, toolKind: string | undefined | null): string {
   return `${agentId}:${toolKind || 'other'}`;
 }
@@ -29,13 +22,4 @@ export function rememberedOption(
   const kind = alwaysAllow[permissionKey(agentId, toolKind)];
   if (!kind || !REMEMBERED_KINDS.has(kind)) return null;
   return options.find((option) => option.kind === kind) ?? null;
-}
-
-export function listRemembered(alwaysAllow: Readonly<Record<string, string>>): RememberedPermission[] {
-  return Object.entries(alwaysAllow)
-    .map(([key, optionKind]) => {
-      const split = key.indexOf(':');
-      return { key, agentId: split > 0 ? key.slice(0, split) : key, toolKind: split > 0 ? key.slice(split + 1) : 'other', optionKind };
-    })
-    .sort((a, b) => a.key.localeCompare(b.key));
 }

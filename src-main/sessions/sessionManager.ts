@@ -527,7 +527,9 @@ export class SessionManager {
    */
   async startAuth(sessionId: string, methodId: string, env?: Record<string, string>): Promise<{ terminalId?: string }> {
     const session = this.get(sessionId);
-    await this.options.agents.ensureRunning(session.agentId);
+    // Methods come from the last `initialize`; an agent that died since can still be signed in
+    // with env values (the restart below) or a terminal.
+    await this.options.agents.ensureRunning(session.agentId).catch(() => null);
     const method = this.options.agents.authMethods(session.agentId).find((candidate) => candidate.id === methodId);
     if (!method) throw new ProtocolError(`"${methodId}" is not one of ${session.state.agentName}'s sign-in methods.`);
     if (env && method.type !== 'env_var') throw new ProtocolError(`The sign-in method "${method.name}" takes no values.`);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRegistryServer, type RegistryServer } from '../../e2e/fixtures/registryServer';
 import type { Catalog, InstallProgress } from '../../src-shared/ipc/registryContract';
 import { dispatch } from '../core/dispatch';
+import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { makeCore } from '../testing/coreHarness';
 
 let server: RegistryServer;
@@ -92,10 +93,14 @@ describe('the registry through the core', () => {
     // Uninstall: the process stops, files and secrets go, the agent leaves the list.
     mkdirSync(join(h.dataDir, 'secrets'), { recursive: true });
     writeFileSync(join(h.dataDir, 'secrets', 'fixture-zip.json'), '{}');
+    writeAgentEnv(core.agents.secrets, 'fixture-zip', { FIXTURE_KEY: 'secret' });
+    writeAgentEnv(core.agents.secrets, 'fixture', { FIXTURE_KEY: 'kept' });
     expect(await core.handlers['agent.uninstall']({ agentId: 'fixture-zip' })).toEqual({ ok: true });
     expect(core.state().agents.some((a) => a.id === 'fixture-zip')).toBe(false);
     expect(existsSync(join(h.dataDir, 'agents', 'fixture-zip'))).toBe(false);
     expect(existsSync(join(h.dataDir, 'secrets', 'fixture-zip.json'))).toBe(false);
+    expect(readAgentEnv(core.agents.secrets, 'fixture-zip')).toEqual({});
+    expect(readAgentEnv(core.agents.secrets, 'fixture')).toEqual({ FIXTURE_KEY: 'kept' });
   }, 60_000);
 
   it('first run of an agent that needs sign-in: its methods are there at once', async () => {

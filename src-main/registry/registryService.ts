@@ -6,6 +6,7 @@ import type { AppCore } from '../core/appCore';
 import { InstallError } from '../install/download';
 import { Installer, isNewer, type InstalledAgent } from '../install/installer';
 import { canDownloadRuntime, type RuntimeName } from '../install/runtimeInstaller';
+import { writeAgentEnv } from '../store/secretStore';
 import { RegistryClient, registryUrl } from './registryClient';
 
 export interface RegistryServiceOptions {
@@ -197,9 +198,11 @@ export class RegistryService {
     return { version: installed.manifest.version };
   }
 
+  /** Stops the agent, removes its files and forgets its stored sign-in values (the secret store). */
   async uninstall(agentId: string): Promise<{ ok: true }> {
     await this.core.agents.stop(agentId);
     await this.run(agentId, () => this.installer.uninstall(agentId));
+    writeAgentEnv(this.core.agents.secrets, agentId, {});
     return { ok: true };
   }
 

@@ -104,4 +104,14 @@ test("history shows the sessions an agent lists through session/list, page by pa
   await expect(transcript(page).getByText('Earlier answer from the listed session.')).toBeVisible();
   await expect(page.getByRole('tab')).toHaveCount(3);
   await expect(page.getByRole('tab', { selected: true })).toContainText('My renamed session (fork)');
+
+  // Delete the fork, here and on the agent.
+  await openHistory(page);
+  const fork = sessions.getByRole('listitem', { name: 'My renamed session (fork)' });
+  await expect(fork).toContainText('fork');
+  await fork.getByRole('button', { name: 'Delete' }).click();
+  await fork.getByRole('checkbox', { name: /also on Lister/ }).check();
+  await fork.getByRole('group', { name: 'Confirm delete' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(sessions.getByRole('listitem', { name: 'My renamed session (fork)' })).toHaveCount(0);
+  await expect(page.getByRole('tab')).toHaveCount(2);
 });

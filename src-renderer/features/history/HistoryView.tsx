@@ -40,7 +40,10 @@ export function HistoryView() {
   const [query, setQuery] = useState('');
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [searching, setSearching] = useState(false);
-  const sessionCount = useAppStore((s) => s.app?.sessions.length ?? 0);
+  // Refetch when sessions come, go, get renamed or change tabs (not on every streamed batch).
+  const changes = useAppStore((s) =>
+    `${(s.app?.sessions ?? []).map((x) => `${x.sessionId}\u0000${x.title ?? ''}\u0000${x.readonly}`).join('\u0001')}|${s.app?.tabs.open.join(',') ?? ''}`,
+  );
 
   const refresh = useCallback(async () => {
     const result = await run(bridge.request('history.list', {}));
@@ -48,7 +51,7 @@ export function HistoryView() {
   }, []);
   useEffect(() => {
     void refresh();
-  }, [refresh, sessionCount]);
+  }, [refresh, changes]);
 
   const workspaces = useMemo(() => {
     const all = new Set<string>(local?.map((item) => item.cwd) ?? []);

@@ -127,7 +127,7 @@ describe('history', () => {
     await h.prompt(a, 'about the axolotl');
     const { items } = await h.core.handlers['history.list']({});
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ sessionId: a, agentId: 'fixture', title: 'Fixture titled session', origin: 'local', open: true, messageCount: 4 });
+    expect(items[0]).toMatchObject({ sessionId: a, agentId: 'fixture', title: 'Fixture titled session', preview: 'usage', origin: 'local', open: true, messageCount: 4 });
     expect((await h.core.handlers['history.list']({ cwd: '/elsewhere' })).items).toEqual([]);
     const { hits } = await h.core.handlers['search.query']({ text: 'axolotl' });
     expect(hits[0]).toMatchObject({ sessionId: a, title: 'Fixture titled session' });

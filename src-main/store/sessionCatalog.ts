@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { countMessages } from '../../src-shared/history/entryText';
+import { countMessages, firstPrompt } from '../../src-shared/history/entryText';
 import type { SessionState } from '../../src-shared/session/state';
 import { readJson, writeFileAtomic } from './jsonFile';
 
@@ -10,6 +10,8 @@ export interface CatalogEntry {
   agentName: string;
   cwd: string;
   title: string | null;
+  /** The first prompt, clipped (what an untitled session is about). */
+  preview: string | null;
   acpSessionId: string | null;
   lastActivity: number;
   messageCount: number;
@@ -25,7 +27,7 @@ interface CatalogFile {
   sessions: Record<string, CatalogEntry>;
 }
 
-const VERSION = 1;
+const VERSION = 2; // 2: `preview`
 
 /** A catalog entry from a session's folded state. */
 export function catalogEntry(state: SessionState, logSize: number, forkedFrom: string | null = null): CatalogEntry {
@@ -35,6 +37,7 @@ export function catalogEntry(state: SessionState, logSize: number, forkedFrom: s
     agentName: state.agentName,
     cwd: state.cwd,
     title: state.title,
+    preview: firstPrompt(state.entries),
     acpSessionId: state.acpSessionId,
     lastActivity: state.lastActivity,
     messageCount: countMessages(state.entries),

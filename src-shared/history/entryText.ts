@@ -57,6 +57,15 @@ export function entryText(entry: TranscriptEntry): string {
   }
 }
 
+/** The first prompt, on one line and clipped: what an untitled session is about. */
+export function firstPrompt(entries: readonly TranscriptEntry[], max = 100): string | null {
+  const first = entries.find((entry) => entry.kind === 'user');
+  if (!first) return null;
+  const text = entryText(first).replace(/\s+/g, ' ').trim();
+  if (!text) return null;
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}
+
 /** Messages a person would count: their prompts and the agent's replies. */
 export function countMessages(entries: readonly TranscriptEntry[]): number {
   let count = 0;

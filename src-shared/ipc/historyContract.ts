@@ -15,6 +15,8 @@ export interface HistoryItem {
   cwd: string;
   /** From `session_info_update`, `session/list`, or the person's rename. */
   title: string | null;
+  /** The first prompt, clipped: shown for sessions without a title (local sessions only). */
+  preview?: string | null;
   /** The agent's session id (ACP `sessionId`), when known. */
   acpSessionId: string | null;
   /** Milliseconds since the epoch (0: unknown). */
@@ -38,6 +40,8 @@ export interface SearchHit {
   /** Text around the first match. */
   snippet: string;
   title: string | null;
+  /** The session's first prompt, clipped (for untitled sessions). */
+  preview?: string | null;
   agentName: string;
   cwd: string;
   lastActivity: number;

@@ -189,7 +189,7 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
   const [confirming, setConfirming] = useState(false);
   const [alsoOnAgent, setAlsoOnAgent] = useState(false);
   const [busy, setBusy] = useState(false);
-  const label = item.title || 'Untitled session';
+  const label = item.title || item.preview || 'Untitled session';
   const canFork = supports(agent, 'fork') === true && Boolean(item.acpSessionId);
   const canDeleteOnAgent = supports(agent, 'delete') === true && Boolean(item.acpSessionId);
 
@@ -349,7 +349,7 @@ function SearchResults({ hits, searching, query }: { hits: SearchHit[]; searchin
               showSession(hit.sessionId);
             }}
           >
-            <span className="history-title-text">{hit.title || 'Untitled session'}</span>
+            <span className="history-title-text">{hit.title || hit.preview || 'Untitled session'}</span>
             <span className="muted small">
               {hit.agentName} · {hit.cwd} · {formatTime(hit.lastActivity)} · {hit.entryKind === 'user' ? 'you' : hit.entryKind}
             </span>

@@ -10,7 +10,7 @@ import { loadSettingsPreferences } from './features/settings/preferences';
 import { Notices } from './ui/Notices';
 import { RegistryCatalog } from './features/registry';
 import { useAppStore } from './store/appStore';
-import { useUiStore } from './store/uiStore';
+import { NARROW, useUiStore } from './store/uiStore';
 import { closeActiveTab, cycleTab } from './features/sessions/tabActions';
 
 export function App() {
@@ -21,6 +21,11 @@ export function App() {
   const theme = useUiStore((s) => s.theme);
   const sidebarOpen = useUiStore((s) => s.sidebarOpen);
   const active = app?.tabs.active ?? null;
+
+  // On a narrow window the sidebar is an overlay: showing a session folds it away.
+  useEffect(() => {
+    if (window.matchMedia(NARROW).matches) useUiStore.setState({ sidebarOpen: false });
+  }, [active, view]);
 
   useEffect(() => {
     if (theme === 'system') delete document.documentElement.dataset.theme;
@@ -84,6 +89,7 @@ export function App() {
   return (
     <div className={`app${sidebarOpen ? '' : ' sidebar-closed'}`}>
       {sidebarOpen && <Sidebar />}
+      {sidebarOpen && <div className="sidebar-backdrop" aria-hidden="true" onClick={() => useUiStore.setState({ sidebarOpen: false })} />}
       <main className="main" aria-label="Workspace">
         {connection !== 'open' && (
           <div role="status" className="banner banner-warning">

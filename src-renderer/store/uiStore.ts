@@ -38,6 +38,9 @@ const EMPTY_SESSION_UI: SessionUi = {
 
 export type Theme = 'system' | 'light' | 'dark';
 
+/** Below this width the sidebar is an overlay (styles.css uses the same breakpoint). */
+export const NARROW = '(max-width: 760px)';
+
 /**
  * View-only state: which page is shown, open/closed disclosures, drafts, scroll positions.
  * Kept out of the session state (which is a pure fold of events) and keyed by entry id or
@@ -69,7 +72,8 @@ export interface UiStore {
 export const useUiStore = create<UiStore>()((set, get) => ({
   view: 'session',
   newSession: undefined,
-  sidebarOpen: true,
+  // Narrow windows (or high zoom) start with the sidebar folded away; it then opens over the content.
+  sidebarOpen: typeof window === 'undefined' || !window.matchMedia?.(NARROW).matches,
   theme: 'system',
   notifications: true,
   expanded: {},

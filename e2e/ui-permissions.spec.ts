@@ -26,6 +26,10 @@ test.describe('6 · permissions and settings', () => {
     await page.keyboard.press('ArrowLeft');
     await expect(options.nth(0)).toBeFocused();
     await shot(page, 'permission-card');
+    // From the dock above the composer, "Review" brings the card back and focuses its first option.
+    await page.getByRole('textbox', { name: 'Message' }).focus();
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect(options.nth(0)).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(permission).toBeHidden();
     await expect(transcript(page).getByText('Permission granted (allow-once); the edit is done.')).toBeVisible();

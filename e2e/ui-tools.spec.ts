@@ -68,6 +68,7 @@ test.describe('3 · tool calls and 4 · diffs', () => {
       tool('e1', 'Edit big.ts', [{ type: 'diff', path: join(workspace, 'big.ts'), oldText: big.join('\n'), newText: bigNew.join('\n') }]),
       tool('e2', 'Delete old.ts', [{ type: 'diff', path: join(workspace, 'old.ts'), oldText: 'export const old = 1;\n', newText: '', deleted: true }]),
       tool('e3', 'Create fresh.ts', [{ type: 'diff', path: join(workspace, 'fresh.ts'), oldText: null, newText: 'export const fresh = 2;\n' }]),
+      { kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'Read /etc/hostname', kind: 'read', status: 'completed', locations: [{ path: '/etc/hostname', line: 1 }] } },
       { kind: 'file.written', path: join(workspace, 'written.txt'), oldText: 'before\n', newText: 'after\n' },
       { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' },
     ]);
@@ -99,6 +100,9 @@ test.describe('3 · tool calls and 4 · diffs', () => {
       await panel.getByRole('button', { name: /written\.txt/ }).click();
       await expect(panel.getByRole('group', { name: /Diff of .*written\.txt/ }).getByLabel('1 lines added, 1 removed')).toBeVisible();
       await shot(page, 'review-view');
+      // The file view reads only inside the session's workspace folders.
+      await page.getByRole('article', { name: 'Tool call: Read /etc/hostname' }).getByRole('button', { name: /\/etc\/hostname:1/ }).click();
+      await expect(panel.getByRole('region', { name: 'File /etc/hostname' }).getByRole('alert')).toContainText("outside this session's workspace folders");
       expect(problems).toEqual([]);
     } finally {
       await page.close();

@@ -1,4 +1,5 @@
 import { useAppStore } from '../../store/appStore';
+import { useFocusEntry } from '../../store/focusEntry';
 import { EMPTY } from '../../store/empty';
 import { Icon } from '../../ui/Icon';
 import { ElicitationCard } from '../elicitation/ElicitationCard';
@@ -23,13 +24,15 @@ export function AttentionDock({ sessionId }: { sessionId: string }) {
             type="button"
             className="link-button"
             onClick={() => {
-              const card = document.querySelector<HTMLElement>(`.permission[aria-label="Permission requested: ${CSS.escape(String(p.toolCall.title ?? 'The agent asks for permission'))}"] button`);
-              if (card) {
-                card.scrollIntoView({ block: 'center' });
-                card.focus();
-              } else {
-                document.querySelector('.transcript')?.scrollTo({ top: 1e9 });
-              }
+              // Bring the tool call into view (it may be scrolled out of the virtualized list), then focus its first option.
+              const state = useAppStore.getState().sessions[sessionId];
+              const index = state?.toolIndex[p.toolCallId];
+              const entry = index !== undefined ? state?.entries[index] : undefined;
+              if (entry) useFocusEntry.getState().setFocusEntry({ sessionId, entryId: entry.id });
+              setTimeout(() => {
+                const row = entry && document.querySelector<HTMLElement>(`[data-entry-id="${CSS.escape(entry.id)}"]`);
+                row?.querySelector<HTMLButtonElement>('.permission-options button')?.focus();
+              }, 120);
             }}
           >
             Review

@@ -29,8 +29,11 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
     focused.add(permission.requestId);
     const active = document.activeElement as HTMLElement | null;
     const typing = active instanceof HTMLTextAreaElement && active.value.length > 0;
-    if (!typing && !(active instanceof HTMLInputElement) && !(active instanceof HTMLSelectElement)) {
-      group.current?.querySelector<HTMLButtonElement>('button')?.focus({ preventScroll: false });
+    // Only when the card is on screen: a focused option that is scrolled away could be approved unseen.
+    const card = group.current?.getBoundingClientRect();
+    const visible = card && card.top >= 0 && card.bottom <= window.innerHeight;
+    if (visible && !typing && !(active instanceof HTMLInputElement) && !(active instanceof HTMLSelectElement)) {
+      group.current?.querySelector<HTMLButtonElement>('button')?.focus({ preventScroll: true });
     }
   }, [permission.requestId]);
 

@@ -223,6 +223,11 @@ export class Installer {
     return (await this.detectUv()).version;
   }
 
+  /** What is being installed, updated or uninstalled right now (for the quit confirmation). */
+  activeOperations(): string[] {
+    return [...this.operations.values()].map((operation) => `The ${operation.action} of ${operation.progress.agentId} is in progress.`);
+  }
+
   busy(agentId: string): InstallProgress | null {
     return this.operations.get(agentId)?.progress ?? null;
   }

@@ -16,7 +16,7 @@ export function attachRegistry(core: AppCore, options: RegistryServiceOptions = 
     service = new RegistryService(core, options);
     services.set(core, service);
     const attached = service;
-    core.extend({ agents: () => attached.definitions() });
+    core.extend({ agents: () => attached.definitions(), busy: () => attached.installer.activeOperations() });
   }
   return service;
 }

@@ -56,7 +56,6 @@ export class HistoryService {
     this.catalog = new SessionCatalog(options.dataDir);
     this.search = new SearchIndex(options.dataDir);
     if (this.drafts.error) options.notice('warning', `Unsent drafts could not be read and were reset (${this.drafts.error}).`);
-    if (this.search.loadError) options.notice('info', this.search.loadError);
   }
 
   // ---------------------------------------------------------------- keeping the caches current
@@ -82,7 +81,8 @@ export class HistoryService {
       const size = fileSize(live.log.file);
       if (size === null) continue;
       this.catalog.put(catalogEntry(live.state, size));
-      this.search.indexState(live.state, size, false);
+      // Until the saved index is loaded, reconcile picks this session up (its size changed).
+      if (this.search.loaded) this.search.indexState(live.state, size, false);
     }
   }
 
@@ -98,6 +98,10 @@ export class HistoryService {
   }
 
   private async doReconcile(): Promise<void> {
+    if (!this.search.loaded) {
+      await this.search.load();
+      if (this.search.loadError) this.options.notice('info', this.search.loadError);
+    }
     this.catchUp();
     let names: string[] = [];
     try {

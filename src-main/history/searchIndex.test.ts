@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,27 +55,47 @@ describe('SearchIndex', () => {
     expect(index.indexedSessions()).toEqual([]);
   });
 
-  it('persists to disk and loads again; a corrupt file means an empty index and a reason', () => {
+  it('persists to disk and loads again; a corrupt file means an empty index and a reason', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-'));
     const index = new SearchIndex(dir, 10_000);
     index.indexState(session('s1', [created, ask('remember the okapi')]), 42, true);
     index.flush();
     const again = new SearchIndex(dir);
+    await again.load();
     expect(again.loadError).toBeNull();
     expect(again.indexedLogSize('s1')).toBe(42);
     expect(again.search('okapi')).toHaveLength(1);
 
     writeFileSync(again.file, readFileSync(again.file, 'utf8').slice(0, 50));
     const broken = new SearchIndex(dir);
+    await broken.load();
     expect(broken.loadError).toMatch(/rebuilt/);
     expect(broken.search('okapi')).toEqual([]);
     expect(broken.indexedLogSize('s1')).toBeUndefined();
   });
 
-  it('a missing file is not an error', () => {
+  it('a missing file is not an error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-'));
     mkdirSync(join(dir, 'sessions'));
-    expect(new SearchIndex(dir).loadError).toBeNull();
+    const index = new SearchIndex(dir);
+    await index.load();
+    expect(index.loadError).toBeNull();
+    expect(index.loaded).toBe(true);
+  });
+
+  it('saves after a pause, but at least every maxDelay while changes keep coming', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-search-'));
+    const index = new SearchIndex(dir, 60, 150);
+    const start = Date.now();
+    const events: SessionEventBody[] = [created, ask('tick')];
+    while (Date.now() - start < 400 && !existsSync(index.file)) {
+      events.push(say(' more'));
+      index.indexState(session('s1', events), events.length, false);
+      await new Promise((r) => setTimeout(r, 20)); // changes every 20 ms: the 60 ms pause never comes
+    }
+    expect(existsSync(index.file)).toBe(true);
+    expect(Date.now() - start).toBeLessThan(300);
+    index.flush();
   });
 
   it('splits long messages so matches deep inside have their own snippet', () => {

@@ -1,5 +1,5 @@
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
@@ -23,10 +23,10 @@ interface SessionDocs {
   entries: Record<string, { sig: string; chunks: number }>;
 }
 
-interface SearchFile {
+/** First line of the file; the MiniSearch JSON follows on the second (loaded asynchronously). */
+interface SearchFileHead {
   version: number;
   sessions: Record<string, SessionDocs>;
-  index: ReturnType<MiniSearch['toJSON']>;
 }
 
 export interface RawHit {
@@ -37,7 +37,7 @@ export interface RawHit {
   score: number;
 }
 
-const VERSION = 1;
+const VERSION = 2;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
 const CHUNK = 2000;
 
@@ -109,39 +109,58 @@ function continued(docId: string, text: string): string {
  * module), persisted to `sessions/search-index.json`. Each session's documents remember the
  * log size they were built from, so a missing, corrupt or stale index is rebuilt from the
  * logs; live sessions are updated incrementally as their batches are flushed.
+ *
+ * A big index takes long to (de)serialize (20,000 documents: ~0.8 s each way), so it is loaded
+ * asynchronously in slices (`load()`, off the app's start path) and saved at most every
+ * `maxDelayMs` while changes keep coming (a crash costs only re-indexing what changed since).
  */
 export class SearchIndex {
   readonly file: string;
   private mini: MiniSearch<Doc>;
   private sessions = new Map<string, SessionDocs>();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private dirtySince: number | null = null;
+  private loading: Promise<void> | null = null;
+  /** True once `load()` finished; nothing may be indexed before (the load would replace it). */
+  loaded = false;
   /** Why the saved index was not used (missing is not a problem; corrupt is reported). */
-  readonly loadError: string | null = null;
+  loadError: string | null = null;
 
   constructor(
     dataDir: string,
     private readonly delayMs = 5000,
+    private readonly maxDelayMs = 120_000,
   ) {
     this.file = join(dataDir, 'sessions', 'search-index.json');
     this.mini = new MiniSearch(OPTIONS);
-    let text: string | null = null;
-    try {
-      text = readFileSync(this.file, 'utf8');
-    } catch {
-      /* no index yet: everything is indexed from the logs */
-    }
-    if (text !== null) {
+  }
+
+  /** Loads the saved index (once); a missing one is empty, a damaged one is reported and empty. */
+  load(): Promise<void> {
+    this.loading ??= (async () => {
+      let text: string | null = null;
       try {
-        const saved = JSON.parse(text) as SearchFile;
-        if (saved.version !== VERSION) throw new Error(`version ${String(saved.version)}`);
-        this.mini = MiniSearch.loadJS(saved.index, OPTIONS);
-        this.sessions = new Map(Object.entries(saved.sessions));
-      } catch (error) {
-        this.mini = new MiniSearch(OPTIONS);
-        this.sessions = new Map();
-        this.loadError = `The search index was unreadable and is being rebuilt from the session logs (${(error as Error).message}).`;
+        text = await readFile(this.file, 'utf8');
+      } catch {
+        /* no index yet: everything is indexed from the logs */
       }
-    }
+      if (text !== null) {
+        try {
+          const newline = text.indexOf('\n');
+          const head = JSON.parse(newline === -1 ? text : text.slice(0, newline)) as SearchFileHead;
+          if (head.version !== VERSION) throw new Error(`version ${String(head.version)}`);
+          if (newline === -1) throw new Error('no index after the header');
+          this.mini = await MiniSearch.loadJSONAsync(text.slice(newline + 1), OPTIONS);
+          this.sessions = new Map(Object.entries(head.sessions));
+        } catch (error) {
+          this.mini = new MiniSearch(OPTIONS);
+          this.sessions = new Map();
+          this.loadError = `The search index was unreadable and is being rebuilt from the session logs (${(error as Error).message}).`;
+        }
+      }
+      this.loaded = true;
+    })();
+    return this.loading;
   }
 
   /** The log size a session's documents reflect (undefined: not indexed). */
@@ -246,8 +265,13 @@ export class SearchIndex {
     return hits;
   }
 
+  /** Saves `delayMs` after the last change, but at least every `maxDelayMs` while changes continue. */
   private schedule(): void {
-    this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+    const now = Date.now();
+    this.dirtySince ??= now;
+    if (this.timer) clearTimeout(this.timer);
+    const due = Math.min(now + this.delayMs, this.dirtySince + this.maxDelayMs);
+    this.timer = setTimeout(() => this.flush(), Math.max(0, due - now));
   }
 
   /** Saves the index now if it changed. */
@@ -255,7 +279,8 @@ export class SearchIndex {
     if (!this.timer) return;
     clearTimeout(this.timer);
     this.timer = null;
-    const file: SearchFile = { version: VERSION, sessions: Object.fromEntries(this.sessions), index: this.mini.toJSON() };
-    writeFileAtomic(this.file, JSON.stringify(file));
+    this.dirtySince = null;
+    const head: SearchFileHead = { version: VERSION, sessions: Object.fromEntries(this.sessions) };
+    writeFileAtomic(this.file, `${JSON.stringify(head)}\n${JSON.stringify(this.mini)}`);
   }
 }

@@ -73,6 +73,14 @@ test('restart the host mid-session: every tab (order, active), every message and
   await expect(transcript(page).getByText('Turn ended')).toHaveCount(2);
   await expect(transcript(page).getByText('hello gamma', { exact: true })).toHaveCount(1);
   await shot(page, 'sessions-restored-after-restart');
+
+  // The session's header exports it as Markdown.
+  await page.locator('summary', { hasText: 'Export' }).click();
+  const download = page.waitForEvent('download');
+  await page.getByRole('group', { name: 'Export session' }).getByRole('button', { name: 'Markdown' }).click();
+  const markdown = readFileSync((await (await download).path())!, 'utf8');
+  expect(markdown).toContain('### You\n\nhello gamma');
+  expect(markdown).toContain('### You\n\nafter the restart');
 });
 
 test('kill -9 during a stream: everything shown up to the kill is there after restart', async ({ page }) => {

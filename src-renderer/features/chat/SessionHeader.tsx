@@ -4,6 +4,7 @@ import { useUiStore } from '../../store/uiStore';
 import { Icon } from '../../ui/Icon';
 import { statusLabel } from '../../ui/StatusDot';
 import { UsageMeter } from '../info/UsageMeter';
+import { ExportMenu } from '../history';
 
 export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId: string; panelTabs: number; panelShown: boolean }) {
   const title = useAppStore((s) => s.sessions[sessionId]?.title);
@@ -34,6 +35,7 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
             <Icon name="retry" /> Restart agent
           </button>
         )}
+        <ExportMenu sessionId={sessionId} />
         <button type="button" className="icon-button" aria-label="Session info" title="Agent and session info" onClick={() => useUiStore.setState({ infoOpen: true })}>
           <Icon name="info" />
         </button>

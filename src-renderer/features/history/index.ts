@@ -3,3 +3,4 @@ export { HistoryView } from './HistoryView';
 export { ContinueNewButton } from './ContinueNewButton';
 export { usePersistedDraft } from './usePersistedDraft';
 export { downloadText } from './download';
+export { ExportMenu } from './ExportMenu';

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { initialValue, parseSchema, toContent, validate } from './schema';
+
+const schema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Name', minLength: 2, maxLength: 5, pattern: '^[a-z]+$' },
+    email: { type: 'string', format: 'email' },
+    site: { type: 'string', format: 'uri' },
+    when: { type: 'string', format: 'date' },
+    count: { type: 'integer', minimum: 1, maximum: 3, default: 2 },
+    ratio: { type: 'number' },
+    ok: { type: 'boolean', default: true },
+    color: { type: 'string', oneOf: [{ const: '#f00', title: 'Red' }, { const: '#0f0', title: 'Green' }] },
+    size: { type: 'string', enum: ['s', 'm'] },
+    tags: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', enum: ['a', 'b', 'c'] } },
+    picks: { type: 'array', items: { anyOf: [{ const: 'x', title: 'Ex' }] } },
+    future: { type: '_blob' },
+    phone: { type: 'string', format: 'phone' },
+  },
+  required: ['name', 'tags'],
+};
+
+describe('elicitation schema', () => {
+  const fields = parseSchema(schema);
+  const field = (key: string) => fields.find((f) => f.key === key)!;
+
+  it('maps the restricted JSON Schema to fields, keeping what it cannot show as unsupported', () => {
+    expect(fields.map((f) => [f.key, f.kind])).toEqual([
+      ['name', 'text'],
+      ['email', 'text'],
+      ['site', 'text'],
+      ['when', 'text'],
+      ['count', 'number'],
+      ['ratio', 'number'],
+      ['ok', 'boolean'],
+      ['color', 'select'],
+      ['size', 'select'],
+      ['tags', 'multi'],
+      ['picks', 'multi'],
+      ['future', 'unsupported'],
+      ['phone', 'unsupported'],
+    ]);
+    expect(field('color')).toMatchObject({ choices: [{ value: '#f00', title: 'Red' }, { value: '#0f0', title: 'Green' }] });
+    expect(initialValue(field('count'))).toBe(2);
+    expect(initialValue(field('ok'))).toBe(true);
+  });
+
+  it('validates before sending', () => {
+    expect(validate(field('name'), '')).toBe('Name is required.');
+    expect(validate(field('name'), 'a')).toMatch(/at least 2/);
+    expect(validate(field('name'), 'abcdef')).toMatch(/at most 5/);
+    expect(validate(field('name'), 'AB')).toMatch(/pattern/);
+    expect(validate(field('name'), 'ab')).toBeNull();
+    expect(validate(field('email'), 'nope')).toMatch(/email/);
+    expect(validate(field('site'), 'example.com')).toMatch(/full address/);
+    expect(validate(field('site'), 'https://example.com')).toBeNull();
+    expect(validate(field('count'), '1.5')).toMatch(/whole number/);
+    expect(validate(field('count'), '4')).toMatch(/at most 3/);
+    expect(validate(field('tags'), [])).toMatch(/required/);
+    expect(validate(field('tags'), ['a', 'b', 'c'])).toMatch(/at most 2/);
+    expect(validate(field('email'), '')).toBeNull();
+  });
+
+  it('sends typed values and leaves empty optional fields out', () => {
+    expect(toContent(fields, { name: 'ab', count: '3', ratio: '', ok: false, tags: ['a'], email: '' })).toEqual({ name: 'ab', count: 3, ok: false, tags: ['a'] });
+  });
+});

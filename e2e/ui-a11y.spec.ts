@@ -1,4 +1,12 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { expect, openApp, send, shot, startSession, test, waitIdle } from './ui-support';
+
+/** axe-core's WCAG checks on the page (Monaco's and xterm's own DOM excluded: third-party widgets with their own a11y layers). */
+async function axe(page: Page, state: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').exclude('.xterm').analyze();
+  return results.violations.map((v) => `${state}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 test.describe('13 · accessibility and looks', () => {
   test('every control has a role and an accessible name; focus is visible', async ({ page, host, problems }) => {
@@ -33,6 +41,30 @@ test.describe('13 · accessibility and looks', () => {
     await page.getByRole('button', { name: 'Reject', exact: true }).click();
     await waitIdle(page);
     expect(problems).toEqual([]);
+  });
+
+  test('axe-core finds no violations: transcript with tool cards and a permission, an elicitation form, settings, dark theme', async ({ page, host }) => {
+    await openApp(page, host);
+    await startSession(page, 'Fixture Agent', host.workspace);
+    await send(page, 'tools');
+    await waitIdle(page);
+    await send(page, 'permission');
+    await expect(page.getByRole('group', { name: /Permission requested/ })).toBeVisible();
+    const violations = await axe(page, 'permission');
+    await page.getByRole('button', { name: 'Allow once' }).click();
+    await waitIdle(page);
+    await send(page, 'elicit');
+    await expect(page.getByRole('region', { name: 'Tell me about your project' })).toBeVisible();
+    await page.getByRole('button', { name: 'Accept' }).click();
+    violations.push(...(await axe(page, 'elicitation with errors')));
+    await page.getByRole('button', { name: 'Decline' }).click();
+    await waitIdle(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    violations.push(...(await axe(page, 'dark')));
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+    violations.push(...(await axe(page, 'settings (dark)')));
+    expect(violations).toEqual([]);
   });
 
   test('dark theme follows the OS; light and dark screenshots', async ({ page, host }) => {

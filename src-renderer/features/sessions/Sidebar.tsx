@@ -51,7 +51,7 @@ export function Sidebar() {
                             type="button"
                             className={`session-link${current ? ' active' : ''}`}
                             aria-current={current ? 'page' : undefined}
-                            aria-label={`${session.title || 'New session'} (${statusLabel(session.status)}${session.needsAttention ? `, ${session.needsAttention} waiting for you` : ''})`}
+                            aria-describedby={`session-state-${session.sessionId}`}
                             onClick={() => ui().showSession(session.sessionId)}
                           >
                             <StatusDot status={session.status} decorative />
@@ -61,6 +61,10 @@ export function Sidebar() {
                                 {session.needsAttention}
                               </span>
                             )}
+                            <span id={`session-state-${session.sessionId}`} className="visually-hidden" aria-hidden="true">
+                              {statusLabel(session.status)}
+                              {session.needsAttention ? `, ${session.needsAttention} waiting for you` : ''}
+                            </span>
                           </button>
                         </li>
                       );

@@ -49,6 +49,7 @@ export function TabStrip() {
           return (
             <div
               key={sessionId}
+              role="presentation"
               className={`tab${selected ? ' selected' : ''}${dragging === sessionId ? ' dragging' : ''}${dropAt === index ? ' drop-before' : ''}${dropAt === index + 1 && index === tabs.open.length - 1 ? ' drop-after' : ''}`}
               draggable
               data-session-id={sessionId}
@@ -93,6 +94,7 @@ export function TabStrip() {
                 aria-selected={selected}
                 aria-controls={selected ? 'session-panel' : undefined}
                 aria-describedby={`tab-state-${sessionId}`}
+                aria-keyshortcuts="Delete Control+W"
                 tabIndex={selected || (!tabs.open.includes(tabs.active ?? '') && index === 0) ? 0 : -1}
                 title={`${title} — ${state}`}
                 data-state={summary?.status ?? 'starting'}
@@ -137,9 +139,11 @@ export function TabStrip() {
                   {attention > 0 ? `, ${attention} waiting for you` : ''}
                 </span>
               </button>
-              <button type="button" className="tab-close" tabIndex={-1} aria-label={`Close ${title}`} title="Close (Ctrl+W)" onClick={() => closeTab(sessionId)}>
+              {/* A mouse affordance only: keyboard users close a tab with Delete or Ctrl+W (a
+                  button here would be a child of the tablist that is not a tab). */}
+              <span className="tab-close" aria-hidden="true" title="Close (Ctrl+W)" onClick={() => closeTab(sessionId)}>
                 <Icon name="close" />
-              </button>
+              </span>
             </div>
           );
         })}

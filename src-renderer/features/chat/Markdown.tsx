@@ -1,4 +1,4 @@
-import { memo, useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
@@ -14,15 +14,33 @@ import { Icon } from '../../ui/Icon';
  * closing fence arrives.
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  const source = useMemo(() => (streaming ? closeOpenFence(text) : text), [text, streaming]);
-  return (
-    <div className="markdown">
-      <ReactMarkdown remarkPlugins={REMARK} rehypePlugins={REHYPE} components={components}>
-        {source}
-      </ReactMarkdown>
-    </div>
-  );
+  const tree = useMemo(() => (streaming ? renderMarkdown(closeOpenFence(text)) : cachedMarkdown(text)), [text, streaming]);
+  return <div className="markdown">{tree}</div>;
 });
+
+/** react-markdown's `Markdown` is a pure function (parse → highlight → React elements). */
+function renderMarkdown(source: string): ReactElement {
+  return ReactMarkdown({ children: source, remarkPlugins: REMARK, rehypePlugins: REHYPE, components });
+}
+
+/**
+ * Finished messages keep their rendered element tree, so a row that the virtualized
+ * transcript unmounts and mounts again while scrolling is not parsed and highlighted again.
+ */
+const cache = new Map<string, ReactElement>();
+const CACHE_SIZE = 500;
+function cachedMarkdown(source: string): ReactElement {
+  const hit = cache.get(source);
+  if (hit) {
+    cache.delete(source);
+    cache.set(source, hit);
+    return hit;
+  }
+  const tree = renderMarkdown(source);
+  cache.set(source, tree);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return tree;
+}
 
 /** remark plugin: HTML in Markdown becomes plain text (shown, never interpreted). */
 function remarkHtmlAsText() {

@@ -29,13 +29,11 @@ test.describe('3 · tool calls and 4 · diffs', () => {
     const created = log.getByRole('article', { name: 'Tool call: Create notes.md' });
     const diff = created.getByRole('group', { name: /Diff of .*notes\.md/ });
     await expect(diff.getByText('new file', { exact: true })).toBeVisible();
-    await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
+    // A new file has one side only: every line marked added, no layout toggle (edits toggle: see the next test).
+    await expect(diff.locator('.monaco-editor .one-sided-added').first()).toBeVisible();
+    await expect(diff.locator('.monaco-editor .view-lines')).toContainText('New file.');
     await expect(diff.getByLabel(/3 lines added, 0 removed/)).toBeVisible();
-    await expect(diff.locator('.monaco-diff-editor.side-by-side')).toHaveCount(1);
-    await diff.getByRole('button', { name: 'Inline' }).click();
-    await expect(diff.locator('.monaco-diff-editor.side-by-side')).toHaveCount(0);
-    await expect(diff.getByRole('button', { name: 'Side by side' })).toBeVisible();
-    await diff.getByRole('button', { name: 'Side by side' }).click();
+    await expect(diff.getByRole('button', { name: 'Inline' })).toHaveCount(0);
     await shot(page, 'tool-card-with-diff');
 
     // The review view in the side panel lists the changed file with its diff.
@@ -43,7 +41,7 @@ test.describe('3 · tool calls and 4 · diffs', () => {
     await panel.getByRole('tab', { name: 'Review' }).click();
     await expect(panel.getByRole('list', { name: 'Changed files' }).getByRole('button')).toHaveCount(1);
     await expect(panel.getByRole('button', { name: /notes\.md/ })).toBeVisible();
-    await expect(panel.getByRole('group', { name: /Diff of .*notes\.md/ }).locator('.monaco-diff-editor')).toBeVisible();
+    await expect(panel.getByRole('group', { name: /Diff of .*notes\.md/ }).locator('.monaco-editor .view-lines')).toContainText('# Notes');
 
     // A location opens the file, read-only, at its line.
     await read.getByRole('button', { name: /README\.md:1/ }).click();
@@ -91,12 +89,18 @@ test.describe('3 · tool calls and 4 · diffs', () => {
       const lines = await bigDiff.locator('.view-line').count();
       console.log(`Monaco view lines in the DOM for the 20,000-line diff: ${lines}`);
       expect(lines).toBeLessThan(400);
-      // Still responsive: switching the layout re-renders at once.
+      // Still responsive: switching the layout re-renders at once, both ways.
+      await expect(bigDiff.locator('.monaco-diff-editor.side-by-side')).toHaveCount(1);
       await bigDiff.getByRole('button', { name: 'Inline' }).click();
       await expect(bigDiff.locator('.monaco-diff-editor.side-by-side')).toHaveCount(0);
+      await bigDiff.getByRole('button', { name: 'Side by side' }).click();
+      await expect(bigDiff.locator('.monaco-diff-editor.side-by-side')).toHaveCount(1);
 
       await panel.getByRole('button', { name: /old\.ts/ }).click();
-      await expect(panel.getByRole('group', { name: /Diff of .*old\.ts/ }).getByText('deleted')).toBeVisible();
+      const deletedDiff = panel.getByRole('group', { name: /Diff of .*old\.ts/ });
+      await expect(deletedDiff.getByText('deleted', { exact: true })).toBeVisible();
+      await expect(deletedDiff.getByLabel('0 lines added, 1 removed')).toBeVisible();
+      await expect(deletedDiff.locator('.one-sided-removed').first()).toBeVisible();
       await panel.getByRole('button', { name: /written\.txt/ }).click();
       await expect(panel.getByRole('group', { name: /Diff of .*written\.txt/ }).getByLabel('1 lines added, 1 removed')).toBeVisible();
       await shot(page, 'review-view');

@@ -32,6 +32,8 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
   const [height, setHeight] = useState(() => Math.min(MAX_HEIGHT, Math.max(3, lineCount(newText), lineCount(oldText ?? '')) * LINE_HEIGHT + 8));
   const [stats, setStats] = useState<{ added: number; removed: number } | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
+  // A created or deleted file has only one side: shown inline (an empty half would waste the space).
+  const oneSided = oldText === null || Boolean(deleted);
   const editorRef = useRef<import('monaco-editor/editor').editor.IStandaloneDiffEditor | null>(null);
 
   useEffect(() => {
@@ -54,13 +56,46 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
       .then((monaco) => {
         if (disposed || !host.current) return;
         const language = languageFor(monaco, path);
+        if (oneSided) {
+          // A created or deleted file: its one side in a plain read-only editor, every line
+          // marked added or removed (a diff against nothing shows a spurious empty line).
+          const text = oldText === null ? newText : (oldText ?? '');
+          const model = monaco.editor.createModel(text, language);
+          const single = monaco.editor.create(host.current, {
+            model,
+            readOnly: true,
+            automaticLayout: true,
+            minimap: { enabled: false },
+            scrollBeyondLastLine: false,
+            renderLineHighlight: 'none',
+            scrollbar: { alwaysConsumeMouseWheel: false, verticalScrollbarSize: 10, horizontalScrollbarSize: 10 },
+            fontSize: 12.5,
+            lineHeight: LINE_HEIGHT,
+            ariaLabel: `${deleted ? 'Deleted' : 'New'} file ${path}`,
+          });
+          const lines = textLines(text);
+          const added = oldText === null;
+          single.createDecorationsCollection([
+            {
+              range: { startLineNumber: 1, startColumn: 1, endLineNumber: Math.max(1, lines), endColumn: 1 },
+              options: { isWholeLine: true, className: added ? 'one-sided-added' : 'one-sided-removed', linesDecorationsClassName: added ? 'one-sided-plus' : 'one-sided-minus' },
+            },
+          ]);
+          setStats(added ? { added: lines, removed: 0 } : { added: 0, removed: lines });
+          setHeight(Math.min(MAX_HEIGHT, Math.max(LINE_HEIGHT * 2, single.getContentHeight() + 2)));
+          cleanup.push(() => {
+            single.dispose();
+            model.dispose();
+          });
+          return;
+        }
         const original = monaco.editor.createModel(oldText ?? '', language);
         const modified = monaco.editor.createModel(deleted ? '' : newText, language);
         const editor = monaco.editor.createDiffEditor(host.current, {
           readOnly: true,
           originalEditable: false,
           automaticLayout: true,
-          renderSideBySide: useUiStore.getState().diffLayout === 'side-by-side',
+          renderSideBySide: !oneSided && useUiStore.getState().diffLayout === 'side-by-side',
           useInlineViewWhenSpaceIsLimited: false,
           minimap: { enabled: false },
           scrollBeyondLastLine: false,
@@ -87,10 +122,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
               if (change.modifiedEndLineNumber >= change.modifiedStartLineNumber && change.modifiedEndLineNumber > 0) added += change.modifiedEndLineNumber - change.modifiedStartLineNumber + 1;
               if (change.originalEndLineNumber >= change.originalStartLineNumber && change.originalEndLineNumber > 0) removed += change.originalEndLineNumber - change.originalStartLineNumber + 1;
             }
-            // A created or deleted file is all one side (Monaco counts the empty other side as a line).
-            if (oldText === null) setStats({ added: textLines(newText), removed: 0 });
-            else if (deleted) setStats({ added: 0, removed: textLines(oldText) });
-            else setStats({ added, removed });
+            setStats({ added, removed });
             fit();
           }),
         ];
@@ -107,11 +139,11 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
       disposed = true;
       cleanup.forEach((fn) => fn());
     };
-  }, [visible, modelKey, path, oldText, newText, deleted]);
+  }, [visible, modelKey, path, oldText, newText, deleted, oneSided]);
 
   useEffect(() => {
-    editorRef.current?.updateOptions({ renderSideBySide: layout === 'side-by-side' });
-  }, [layout]);
+    editorRef.current?.updateOptions({ renderSideBySide: !oneSided && layout === 'side-by-side' });
+  }, [layout, oneSided]);
 
   const label = deleted ? 'deleted' : oldText === null ? 'new file' : null;
   return (
@@ -127,14 +159,14 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
             <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
           </span>
         )}
-        <button
+        {!oneSided && <button
           type="button"
           className="link-button"
           aria-pressed={layout === 'inline'}
           onClick={() => useUiStore.setState({ diffLayout: layout === 'inline' ? 'side-by-side' : 'inline' })}
         >
           {layout === 'inline' ? 'Side by side' : 'Inline'}
-        </button>
+        </button>}
       </div>
       {failed ? (
         <pre className="diff-fallback">{newText}</pre>

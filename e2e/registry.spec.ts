@@ -116,6 +116,8 @@ test('offline: the bundled snapshot is shown with the reason', async ({ page }) 
 });
 
 test('no Node.js on the machine: download it into the app folder, then install an npm agent', async ({ page }) => {
+  // Unpacking Node.js and running npm install take a while on a loaded 2-core machine.
+  test.setTimeout(180_000);
   await host.stop();
   host = await startHost({
     env: {

@@ -117,8 +117,9 @@ export class RegistryService {
   }
 
   async catalog(): Promise<Catalog> {
-    const snapshot = this.client.current();
     const runtimes = await this.runtimes();
+    // Read after the await: a refresh that finished meanwhile must not be answered with the older snapshot.
+    const snapshot = this.client.current();
     const installed = new Map(this.installer.list().map((agent) => [agent.manifest.agentId, agent]));
     const agents: CatalogAgent[] = snapshot.index.agents.map((agent) => this.describe(agent, installed.get(agent.id) ?? null, true));
     // Installed agents that left the registry stay visible, so they can still be uninstalled.

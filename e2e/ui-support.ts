@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { ARTIFACTS, fixtureAgent, startHost, type RunningHost } from './fixtures/host';
 
+export { send, startSession } from './fixtures/host';
+
 export { expect };
 
 /** The fixture agent with config options and commands (the default of these UI tests). */
@@ -40,20 +42,6 @@ export async function openApp(page: Page, host: RunningHost): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Agents' })).toBeVisible();
 }
 
-/** Starts a session through the UI and waits until it is connected. */
-export async function startSession(page: Page, agentName: string, workspace: string): Promise<void> {
-  await page.getByRole('button', { name: `New session with ${agentName}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'New session' });
-  await dialog.getByLabel('Workspace folder').fill(workspace);
-  await dialog.getByRole('button', { name: 'Start' }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByLabel('Session status')).toHaveText('Idle');
-}
-
-export async function send(page: Page, text: string): Promise<void> {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
-}
 
 export function transcript(page: Page) {
   return page.getByRole('log', { name: 'Transcript' });

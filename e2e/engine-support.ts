@@ -1,12 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
-import { fixtureAgent, openApp, send, startHost, type RunningHost } from './fixtures/host';
+import type { Page } from '@playwright/test';
+import { test as base, expect, fixtureAgent, openApp, send, startHost, type RunningHost } from './fixtures/host';
 
 export { expect, send };
 
-/** A host whose only agent is the fixture with the given flags (no chunk delay). */
+/** A host whose only agent is the fixture with the given flags (no chunk delay); console errors fail the test. */
 export const engineTest = base.extend<{ agentArgs: string[]; host: RunningHost }>({
   agentArgs: [[], { option: true }],
   host: async ({ agentArgs }, use) => {

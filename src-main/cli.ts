@@ -50,6 +50,8 @@ async function main(argv: string[]): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    // Agents get a grace period to exit; quitting must not hang on one that ignores SIGTERM.
+    setTimeout(() => process.exit(0), 8000).unref();
     await host.close();
     await core.dispose();
     process.exit(0);

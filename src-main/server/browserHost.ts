@@ -82,7 +82,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     close: async () => {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
-      await new Promise<void>((r) => server.close(() => r()));
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      // Keep-alive connections from open pages would hold `close` open indefinitely.
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

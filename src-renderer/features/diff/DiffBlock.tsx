@@ -128,6 +128,9 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
         ];
         cleanup.push(() => {
           subscriptions.forEach((s) => s.dispose());
+          // Detach the models first: disposing them under a live diff editor (or while a diff is
+          // being computed) makes Monaco throw "TextModel got disposed…" / "no diff result available".
+          editor.setModel(null);
           editor.dispose();
           original.dispose();
           modified.dispose();

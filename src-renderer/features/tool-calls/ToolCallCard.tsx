@@ -107,8 +107,33 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
       {(!knownKind || !knownStatus) && (
         <UnknownBox label={`tool call ${!knownKind ? `kind ${entry.toolKind}` : ''}${!knownKind && !knownStatus ? ', ' : ''}${!knownStatus ? `status ${entry.status}` : ''}`} raw={entry} />
       )}
+      {entry.permissionOutcome && !permission && <PermissionAnswer outcome={entry.permissionOutcome} />}
       {permission && <PermissionCard sessionId={sessionId} permission={permission} />}
     </article>
+  );
+}
+
+const OUTCOME_KINDS: Record<string, string> = {
+  allow_once: 'allow once',
+  allow_always: 'allow always',
+  reject_once: 'reject once',
+  reject_always: 'reject always',
+};
+
+/** How the permission on this call was answered: the option chosen, automatically from a remembered choice, or cancelled. */
+function PermissionAnswer({ outcome }: { outcome: NonNullable<ToolCallEntry['permissionOutcome']> }) {
+  let text: string;
+  if (outcome.optionId === null) text = `Permission cancelled${outcome.reason && outcome.reason !== 'cancelled' ? ` (${outcome.reason})` : ''}`;
+  else {
+    const kind = outcome.kind ? ` (${OUTCOME_KINDS[outcome.kind] ?? outcome.kind})` : '';
+    text = `Permission: ${outcome.name ?? outcome.optionId}${kind}`;
+    if (outcome.reason === 'remembered') text += ', answered automatically (remembered)';
+  }
+  const rejected = outcome.optionId === null || Boolean(outcome.kind?.startsWith('reject'));
+  return (
+    <p className={`tool-permission-answer${rejected ? ' rejected' : ''}`} aria-label="Permission answer">
+      <Icon name="shield" /> {text}
+    </p>
   );
 }
 

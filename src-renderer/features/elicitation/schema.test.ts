@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialValue, parseSchema, toContent, validate } from './schema';
+import { initialValue, parseSchema, toContent, toLocalDateTime, validate } from './schema';
 
 const schema = {
   type: 'object',
@@ -64,5 +64,19 @@ describe('elicitation schema', () => {
 
   it('sends typed values and leaves empty optional fields out', () => {
     expect(toContent(fields, { name: 'ab', count: '3', ratio: '', ok: false, tags: ['a'], email: '' })).toEqual({ name: 'ab', count: 3, ok: false, tags: ['a'] });
+  });
+
+  it('shows an ISO date-time default (Z or offset) as the local value a datetime-local input takes, and sends ISO back', () => {
+    const [when] = parseSchema({ type: 'object', properties: { when: { type: 'string', format: 'date-time', default: '2026-03-14T15:09:00Z' } } });
+    const local = initialValue(when!) as string;
+    expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
+    const d = new Date('2026-03-14T15:09:00Z');
+    expect(local).toBe(`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`);
+    expect(validate(when!, local)).toBeNull();
+    expect(toContent([when!], { when: local })).toEqual({ when: '2026-03-14T15:09:00.000Z' });
+    // An offset is converted too; seconds are kept; values without a zone or that do not parse stay as they are.
+    expect(toContent([when!], { when: toLocalDateTime('2026-03-14T17:09:30+02:00') })).toEqual({ when: '2026-03-14T15:09:30.000Z' });
+    expect(toLocalDateTime('2026-03-14T15:09')).toBe('2026-03-14T15:09');
+    expect(toLocalDateTime('not a date Z')).toBe('not a date Z');
   });
 });

@@ -73,6 +73,7 @@ export function parseSchema(schema: unknown): Field[] {
 export function initialValue(field: Field): Value {
   switch (field.kind) {
     case 'text':
+      if (field.format === 'date-time' && field.default) return toLocalDateTime(field.default);
       return field.default ?? '';
     case 'number':
       return field.default;
@@ -85,6 +86,20 @@ export function initialValue(field: Field): Value {
     default:
       return undefined;
   }
+}
+
+/**
+ * A date-time as a datetime-local input wants it: local time, no zone (`2026-01-31T09:30`,
+ * with seconds when they are not zero). ISO values with `Z` or an offset are converted; a value
+ * already without a zone, or one that does not parse, is kept as it is.
+ */
+export function toLocalDateTime(value: string): string {
+  if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(value.trim())) return value;
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const base = `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return date.getSeconds() || date.getMilliseconds() ? `${base}:${pad(date.getSeconds())}` : base;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

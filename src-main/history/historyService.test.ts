@@ -187,6 +187,20 @@ describe('history', () => {
     expect((await h.core.handlers['history.openAgentSession']({ agentId: 'fixture', acpSessionId: 'fx_listed_1', cwd: h.workspace })).sessionId).toBe(sessionId);
   });
 
+  it('a listed session opened on an agent with session/resume only says why its transcript is empty', async () => {
+    const h = makeCore(['--list', '--resume', '--no-load']);
+    cores.push(h.core);
+    const { sessionId } = await h.core.handlers['history.openAgentSession']({ agentId: 'fixture', acpSessionId: 'fx_listed_1', cwd: h.workspace, title: 'Listed session one' });
+    await h.core.handlers['session.prompt']({ sessionId, prompt: [{ type: 'text', text: 'after resume' }] });
+    await h.waitFor(() => Boolean(h.state(sessionId)?.entries.some((e) => e.kind === 'stop')), 'turn');
+    const notices = h.state(sessionId).entries.filter((e) => e.kind === 'notice');
+    expect(notices).toMatchObject([{ level: 'info', message: 'The agent resumed this session but does not send its earlier messages.' }]);
+    // Said once, before the first message, not again on later connects.
+    expect(h.state(sessionId).entries[0]).toMatchObject({ kind: 'notice' });
+    h.core.sessions.flush();
+    expect(readFileSync(h.core.sessions.logFile(sessionId), 'utf8')).toContain('"how":"resume"');
+  });
+
   it('forks with session/fork into a tab that carries the transcript, then deletes locally and on the agent', async () => {
     const h = makeCore(['--list']);
     cores.push(h.core);

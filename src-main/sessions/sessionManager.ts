@@ -48,6 +48,8 @@ interface Session {
   replaying?: boolean;
   /** Told once that the agent does not take additional workspace folders. */
   toldNoAdditionalDirs?: boolean;
+  /** Opened from the agent's `session/list` and not connected yet: its history has to come from the agent. */
+  openedFromList?: boolean;
 }
 
 export interface SessionManagerOptions {
@@ -160,6 +162,7 @@ export class SessionManager {
     const session = this.blank(id, agentId, [cwd, ...additionalDirectories]);
     this.sessions.set(id, session);
     session.acpSessionId = origin.acpSessionId ?? null;
+    session.openedFromList = Boolean(origin.acpSessionId);
     this.record(session, { kind: 'session.created', agentId, agentName, cwd, ...origin });
     return session;
   }
@@ -288,6 +291,12 @@ export class SessionManager {
           capabilities: connection.agentCapabilities,
           agentInfo: (connection.initializeResult?.agentInfo as RawObject | undefined) ?? null,
         });
+        // Opened from the agent's list with `session/resume` only: the agent keeps the
+        // conversation but sends none of it, so the empty transcript needs a word (issue 6).
+        if (session.openedFromList && how === 'resume' && session.state.entries.length === 0) {
+          this.record(session, { kind: 'notice', level: 'info', message: 'The agent resumed this session but does not send its earlier messages.' });
+        }
+        session.openedFromList = false;
         return connection;
       } catch (error) {
         if (isAuthRequired(error)) {

@@ -103,6 +103,26 @@ describe('the registry through the core', () => {
     expect(readAgentEnv(core.agents.secrets, 'fixture')).toEqual({ FIXTURE_KEY: 'kept' });
   }, 60_000);
 
+  it('uninstalling an agent with an open session: the session is told, and a prompt gets a clear error, not a hang', async () => {
+    const h = harness();
+    const { core } = h;
+    await core.handlers['registry.refresh']({});
+    await core.handlers['agent.install']({ agentId: 'fixture-zip' });
+    const { sessionId } = await core.handlers['session.new']({ agentId: 'fixture-zip', cwd: h.workspace });
+    await h.waitFor(() => h.states.get(sessionId)?.acpSessionId != null, 'the session to connect', 15_000);
+    expect(await core.handlers['agent.uninstall']({ agentId: 'fixture-zip' })).toEqual({ ok: true });
+    await h.waitFor(() => Boolean(h.states.get(sessionId)?.entries.some((e) => e.kind === 'notice' && /uninstalled/.test(e.message))), 'the notice');
+    expect(h.states.get(sessionId)!.entries.filter((e) => e.kind === 'notice')).toContainEqual(
+      expect.objectContaining({ level: 'warning', message: 'Fixture (zip) was uninstalled. Install it again to continue this session.' }),
+    );
+    const answer = await dispatch(core.handlers, 'session.prompt', { sessionId, prompt: [{ type: 'text', text: 'hello?' }] });
+    expect(answer).toMatchObject({ ok: false, error: { message: 'Fixture (zip) was uninstalled. Install it again to continue this session.' } });
+    // Installed again: the session goes on.
+    await core.handlers['agent.install']({ agentId: 'fixture-zip' });
+    await core.handlers['session.prompt']({ sessionId, prompt: [{ type: 'text', text: 'hello again' }] });
+    await h.waitFor(() => Boolean(h.states.get(sessionId)?.entries.some((e) => e.kind === 'stop')), 'a turn after reinstalling', 15_000);
+  }, 60_000);
+
   it('first run of an agent that needs sign-in: its methods are there at once', async () => {
     const h = harness();
     await h.core.handlers['registry.refresh']({});

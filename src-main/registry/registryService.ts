@@ -187,6 +187,7 @@ export class RegistryService {
       throw new InstallError(`A custom agent in settings.json already uses the id "${agentId}"; rename it first.`);
     }
     const installed = await this.run(agentId, () => this.installer.install(agent, distribution));
+    this.core.sessions.agentInstalled(agentId);
     return { version: installed.manifest.version };
   }
 
@@ -203,6 +204,7 @@ export class RegistryService {
   async uninstall(agentId: string): Promise<{ ok: true }> {
     await this.core.agents.stop(agentId);
     await this.run(agentId, () => this.installer.uninstall(agentId));
+    this.core.sessions.agentUninstalled(agentId);
     writeAgentEnv(this.core.agents.secrets, agentId, {});
     return { ok: true };
   }

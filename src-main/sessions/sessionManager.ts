@@ -50,6 +50,8 @@ interface Session {
   toldNoAdditionalDirs?: boolean;
   /** Opened from the agent's `session/list` and not connected yet: its history has to come from the agent. */
   openedFromList?: boolean;
+  /** Set when its agent was uninstalled: why a prompt is refused (cleared when the agent is installed again). */
+  agentGone?: string;
 }
 
 export interface SessionManagerOptions {
@@ -354,6 +356,7 @@ export class SessionManager {
   prompt(sessionId: string, prompt: ContentBlock[]): { queued: boolean } {
     const session = this.get(sessionId);
     if (session.state.readonlyReason) throw new ProtocolError(`This session is read-only: ${session.state.readonlyReason}`);
+    if (session.agentGone) throw new ProtocolError(session.agentGone);
     // Known capabilities refuse content up front; otherwise the turn checks after connecting.
     const capabilities = session.connection?.agentCapabilities ?? this.options.agents.capabilities(session.agentId);
     if (capabilities) {
@@ -692,6 +695,25 @@ export class SessionManager {
       if (wasLive && !session.state.readonlyReason) affected.push(session);
     }
     return affected;
+  }
+
+  /**
+   * The agent was uninstalled: its open sessions are detached (turn ended, requests cancelled),
+   * told so in their transcript, and refuse prompts with that reason until it is installed again.
+   */
+  agentUninstalled(agentId: string): void {
+    this.disconnectAgent(agentId, 'The agent was uninstalled.');
+    for (const session of this.sessions.values()) {
+      if (session.agentId !== agentId || session.agentGone) continue;
+      const name = session.state.agentName || agentId;
+      session.agentGone = `${name} was uninstalled. Install it again to continue this session.`;
+      this.record(session, { kind: 'notice', level: 'warning', message: session.agentGone });
+    }
+  }
+
+  /** The agent was installed (again): its sessions may reconnect. */
+  agentInstalled(agentId: string): void {
+    for (const session of this.sessions.values()) if (session.agentId === agentId) session.agentGone = undefined;
   }
 
   /** Restarts an agent process and reconnects its sessions (`session/resume` or `session/load` where offered). */

@@ -1,3 +1,5 @@
+import { startHost } from './fixtures/host';
+import { startRegistryServer, type RegistryServer } from './fixtures/registryServer';
 import { expect, openApp, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
 
 test.describe('polish', () => {
@@ -27,5 +29,54 @@ test.describe('polish', () => {
     await expect(ghost.getByLabel('Permission answer')).toHaveClass(/rejected/);
     await waitIdle(page);
     expect(problems).toEqual([]);
+  });
+});
+
+test.describe('polish · registry', () => {
+  let registry: RegistryServer;
+  test.beforeAll(async () => {
+    registry = await startRegistryServer();
+  });
+  test.afterAll(async () => {
+    await registry?.close();
+  });
+
+  test('the sidebar shows "Update available" for an installed registry agent with a newer version', async ({ page, problems }) => {
+    registry.setAgentVersion('1.0.0');
+    const host = await startHost({ env: { ACP_DESKTOP_REGISTRY_URL: registry.indexUrl, npm_config_registry: registry.npmRegistryUrl } });
+    try {
+      await openApp(page, host);
+      await page.getByRole('button', { name: 'Browse the agent catalog…' }).click();
+      const catalog = page.getByRole('dialog', { name: 'Agent catalog' });
+      await expect(catalog.getByText(/^Live registry/)).toBeVisible();
+      const card = catalog.getByRole('listitem', { name: 'Fixture (zip)' });
+      await card.getByRole('button', { name: 'Install Fixture (zip)' }).click();
+      await expect(card.getByText('Installed 1.0.0')).toBeVisible({ timeout: 20_000 });
+      await catalog.getByRole('button', { name: 'Close the catalog' }).click();
+      const sidebar = page.getByRole('navigation', { name: 'Agents and sessions' });
+      await expect(sidebar.getByRole('button', { name: 'New session with Fixture (zip)' })).toBeVisible();
+      await expect(sidebar.getByText('Update available')).toHaveCount(0);
+
+      // The registry offers a newer version: after a refresh the sidebar says so.
+      registry.setAgentVersion('1.1.0');
+      await page.getByRole('button', { name: 'Browse the agent catalog…' }).click();
+      await catalog.getByRole('button', { name: 'Refresh' }).click();
+      await expect(card.getByText('Update available')).toBeVisible();
+      await catalog.getByRole('button', { name: 'Close the catalog' }).click();
+      const badge = sidebar.getByRole('button', { name: 'Update available for Fixture (zip): 1.1.0' });
+      await expect(badge).toHaveText('Update available');
+
+      // A new window reads the catalog at start when registry agents are installed.
+      await page.reload();
+      await expect(badge).toBeVisible();
+      // The badge opens the catalog at that agent.
+      await badge.click();
+      await expect(catalog).toBeVisible();
+      await expect(card.getByRole('button', { name: 'Update Fixture (zip) to 1.1.0' })).toBeVisible();
+      expect(problems).toEqual([]);
+    } finally {
+      registry.setAgentVersion('1.0.0');
+      await host.stop();
+    }
   });
 });

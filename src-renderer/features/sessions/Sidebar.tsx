@@ -1,10 +1,10 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { AgentSummary, SessionSummary } from '../../../src-shared/ipc/appState';
 import { useAppStore } from '../../store/appStore';
 import { EMPTY } from '../../store/empty';
 import { useUiStore } from '../../store/uiStore';
 import { AgentIcon } from '../../ui/AgentIcon';
-import { openCatalog } from '../registry';
+import { loadCatalog, openCatalog, useRegistryStore } from '../registry';
 import { Icon } from '../../ui/Icon';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
 
@@ -16,6 +16,11 @@ export function Sidebar() {
   const view = useUiStore((s) => s.view);
   const groups = useMemo(() => groupSessions(sessions), [sessions]);
   const ui = useUiStore.getState;
+  // With registry agents installed, the catalog is read once at start, so their updates show here.
+  const hasRegistryAgents = agents.some((agent) => agent.source === 'registry');
+  useEffect(() => {
+    if (hasRegistryAgents && !useRegistryStore.getState().catalog) void loadCatalog();
+  }, [hasRegistryAgents]);
   return (
     <nav className="sidebar" aria-label="Agents and sessions">
       <div className="sidebar-scroll">
@@ -99,6 +104,11 @@ export function Sidebar() {
 }
 
 function AgentRow({ agent, onNewSession }: { agent: AgentSummary; onNewSession: (agentId: string) => void }) {
+  const update = useRegistryStore((s) => {
+    if (agent.source !== 'registry') return null;
+    const entry = s.catalog?.agents.find((a) => a.id === agent.id);
+    return entry?.updateAvailable ? entry.version : null;
+  });
   const version = agent.agentInfo && typeof agent.agentInfo.version === 'string' ? agent.agentInfo.version : agent.version;
   const state = agent.process === 'ready' ? 'running' : agent.process === 'starting' ? 'starting…' : agent.process === 'error' ? 'error' : agent.source === 'custom' ? 'custom' : 'installed';
   return (
@@ -114,6 +124,17 @@ function AgentRow({ agent, onNewSession }: { agent: AgentSummary; onNewSession: 
           <span className="error small agent-error" title={agent.error}>
             {agent.error.split('\n')[0]}
           </span>
+        )}
+        {update && (
+          <button
+            type="button"
+            className="badge-update"
+            aria-label={`Update available for ${agent.name}: ${update}`}
+            title={`Version ${update} is in the registry; open the catalog to update`}
+            onClick={() => openCatalog(agent.id)}
+          >
+            Update available
+          </button>
         )}
       </div>
       <button

@@ -1,4 +1,4 @@
-import { startHost } from './fixtures/host';
+import { fixtureAgent, startHost } from './fixtures/host';
 import { startRegistryServer, type RegistryServer } from './fixtures/registryServer';
 import { expect, openApp, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
 
@@ -30,6 +30,39 @@ test.describe('polish', () => {
     await waitIdle(page);
     expect(problems).toEqual([]);
   });
+});
+
+test('"Sign out" in the agent info where the agent offers logout, after a confirmation', async ({ page, problems }) => {
+  const host = await startHost({ settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--logout'])] } });
+  try {
+    await openApp(page, host);
+    await startSession(page, 'Fixture Agent', host.workspace);
+    await page.getByRole('button', { name: 'Session info' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Agent and session' });
+    await dialog.getByRole('button', { name: 'Sign out…' }).click();
+    const confirm = dialog.getByRole('group', { name: 'Sign out of Fixture Agent?' });
+    // Cancel keeps everything as it was.
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await dialog.getByRole('button', { name: 'Sign out…' }).click();
+    await confirm.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(dialog.getByRole('status')).toHaveText('Signed out.');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(transcript(page).getByText('Signed out. The agent may ask you to sign in again.')).toBeVisible();
+    expect(problems).toEqual([]);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('no "Sign out" for an agent without logout', async ({ page, host, problems }) => {
+  await openApp(page, host);
+  await startSession(page, 'Fixture Agent', host.workspace);
+  await page.getByRole('button', { name: 'Session info' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Agent and session' });
+  await expect(dialog.getByRole('heading', { name: 'Capabilities' })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: /Sign out/ })).toHaveCount(0);
+  expect(problems).toEqual([]);
 });
 
 test.describe('polish · registry', () => {

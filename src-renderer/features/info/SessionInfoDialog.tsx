@@ -70,6 +70,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
             <dt>Process</dt>
             <dd>{agent?.process ?? 'unknown'}</dd>
           </dl>
+          {agent && (agent.signIn?.canLogout || (agent.signIn?.storedEnv.length ?? 0) > 0) && <SignOut agentId={agent.id} agentName={agent.name} />}
           <h4>Capabilities</h4>
           <ul className="capabilities" aria-label="Capabilities">
             {capabilityList.map(([label, on]) => (
@@ -115,5 +116,44 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
         </pre>
       </section>
     </dialog>
+  );
+}
+
+/** "Sign out" (the agent's `logout`, and forgetting stored sign-in values), after a confirmation. */
+function SignOut({ agentId, agentName }: { agentId: string; agentName: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const signOut = async () => {
+    setBusy(true);
+    const result = await run(bridge.request('agent.logout', { agentId }));
+    setBusy(false);
+    setConfirming(false);
+    if (result) setDone(true);
+  };
+  if (confirming) {
+    return (
+      <div className="sign-out-confirm" role="group" aria-label={`Sign out of ${agentName}?`}>
+        <p>Sign out of {agentName}? It may ask you to sign in again; stored sign-in values are forgotten.</p>
+        <button type="button" className="danger" disabled={busy} onClick={() => void signOut()}>
+          Sign out
+        </button>
+        <button type="button" disabled={busy} onClick={() => setConfirming(false)} autoFocus>
+          Cancel
+        </button>
+      </div>
+    );
+  }
+  return (
+    <p className="sign-out">
+      <button type="button" onClick={() => { setDone(false); setConfirming(true); }}>
+        Sign out…
+      </button>
+      {done && (
+        <span role="status" className="muted small">
+          {' '}Signed out.
+        </span>
+      )}
+    </p>
   );
 }

@@ -28,6 +28,13 @@ test.describe('polish', () => {
     await expect(ghost.getByLabel('Permission answer')).toHaveText('Permission: Do not run (reject once)');
     await expect(ghost.getByLabel('Permission answer')).toHaveClass(/rejected/);
     await waitIdle(page);
+
+    // Asked again for the same call, then stopped while the request waited: the card says it was cancelled.
+    await send(page, 'ghostpermission');
+    await expect(ghost.getByRole('button', { name: 'Do not run' })).toBeVisible();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await expect(ghost.getByLabel('Permission answer')).toHaveText('Permission cancelled');
+    await waitIdle(page);
     expect(problems).toEqual([]);
   });
 });

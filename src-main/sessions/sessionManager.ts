@@ -681,7 +681,10 @@ export class SessionManager {
     const affected: Session[] = [];
     for (const session of this.sessions.values()) {
       if (session.agentId !== agentId) continue;
-      const wasLive = Boolean(session.connection || session.turn || session.state.status === 'exited');
+      // A session whose agent failed to start (error, no ACP session yet) is reconnected too,
+      // so "Retry" after fixing settings.json starts it without restarting the app.
+      const failedToStart = session.state.status === 'error' && !session.state.acpSessionId;
+      const wasLive = Boolean(session.connection || session.turn || session.state.status === 'exited' || failedToStart);
       session.connection = null;
       this.cancelPending(session, reason);
       for (const terminal of session.terminals.values()) terminal.kill();

@@ -12,6 +12,10 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
   const agentId = useAppStore((s) => s.sessions[sessionId]?.agentId);
   const cwd = useAppStore((s) => s.sessions[sessionId]?.cwd);
   const status = useAppStore((s) => s.sessions[sessionId]?.status);
+  // A session whose agent failed to start (error before any ACP session) needs the same way
+  // out as a crashed one: without it, fixing settings.json left no way to try again.
+  const neverConnected = useAppStore((s) => !s.sessions[sessionId]?.acpSessionId);
+  const canRestart = status === 'exited' || (status === 'error' && neverConnected);
   return (
     <header className="session-header">
       <div className="session-heading-block">
@@ -30,9 +34,9 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
       </div>
       <div className="session-actions">
         <UsageMeter sessionId={sessionId} />
-        {status === 'exited' && agentId && (
+        {canRestart && agentId && (
           <button type="button" onClick={() => void run(bridge.request('agent.restart', { agentId }))}>
-            <Icon name="retry" /> Restart agent
+            <Icon name="retry" /> {status === 'exited' ? 'Restart agent' : 'Retry starting the agent'}
           </button>
         )}
         <ExportMenu sessionId={sessionId} />

@@ -1,0 +1,209 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { fixtureAgent, shot, startHost, type RunningHost } from './fixtures/host';
+
+// Failure paths, tried through the UI the way a demanding user would: crashes, agents that
+// do not start, garbage on stdout, closing tabs mid-turn, writes outside the workspace,
+// two tabs on one agent, and the host going away while the person types.
+
+const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
+const status = (page: Page) => page.getByLabel('Session status');
+
+/** Console errors every failure test may cause on purpose (a dead socket while the host restarts). */
+const DELIBERATE = [/WebSocket connection to '.*' failed/, /ERR_CONNECTION_REFUSED/];
+
+function watch(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !DELIBERATE.some((p) => p.test(m.text()))) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+async function open(page: Page, host: RunningHost) {
+  await page.goto(host.url);
+  await expect(page.getByRole('heading', { name: 'Agents' })).toBeVisible();
+}
+
+async function newSession(page: Page, agentName: string, workspace: string) {
+  await page.getByRole('button', { name: `New session with ${agentName}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Workspace folder').fill(workspace);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+async function send(page: Page, text: string) {
+  await page.getByRole('textbox', { name: 'Message' }).fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+let host: RunningHost | undefined;
+test.afterEach(async () => {
+  await host?.stop();
+  host = undefined;
+});
+
+test('1. the agent crashes mid-turn: what streamed stays, exit code and stderr shown, restart answers in the same tab', async ({ page }) => {
+  const problems = watch(page);
+  host = await startHost({ settings: { agents: [fixtureAgent()] } });
+  await open(page, host);
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'hello before');
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'crash');
+  const alert = transcript(page).getByRole('alert').filter({ hasText: 'The agent exited with code 3' });
+  await expect(alert).toContainText('simulated crash');
+  await expect(transcript(page)).toContainText('About to crash...');
+  await expect(transcript(page)).toContainText('hello before');
+  await expect(status(page)).not.toHaveText('Idle');
+  await shot(page, 'failures-crash');
+  await page.getByRole('button', { name: 'Restart agent' }).click();
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'after restart');
+  await expect(transcript(page)).toContainText('Echo: after restart');
+  await expect(status(page)).toHaveText('Idle');
+  await expect(page.getByRole('tab')).toHaveCount(1);
+  await shot(page, 'failures-crash-restarted');
+  expect(problems).toEqual([]);
+});
+
+test('2. an agent that cannot start: the reason shows in the session and sidebar; fixing settings.json and retrying works', async ({ page }) => {
+  const problems = watch(page);
+  host = await startHost({ settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--crash-on-start'])] }, env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' } });
+  await open(page, host);
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(page.getByRole('main')).toContainText('crashing on start as asked');
+  await expect(page.getByRole('complementary').or(page.locator('nav, aside')).first()).toContainText(/exited|error/i);
+  await shot(page, 'failures-start-crash');
+  // Fix the file on disk and try again, without restarting the app.
+  writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
+  await page.getByRole('button', { name: /Restart agent|Retry|Try again/ }).first().click();
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'fixed');
+  await expect(transcript(page)).toContainText('Echo: fixed');
+  expect(problems).toEqual([]);
+});
+
+for (const [label, agent, reason] of [
+  ['a missing command', { id: 'fixture', name: 'Fixture Agent', command: '/nonexistent/agent-binary', args: [] }, /nonexistent\/agent-binary|ENOENT|not found/i],
+  ['protocol 99', fixtureAgent('fixture', 'Fixture Agent', ['--protocol', '99']), /protocol/i],
+  ['a slow initialize', fixtureAgent('fixture', 'Fixture Agent', ['--slow-init', '5000']), /time|initiali/i],
+] as const) {
+  test(`2. start failure: ${label}`, async ({ page }) => {
+    const problems = watch(page);
+    host = await startHost({ settings: { agents: [agent] }, env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' } });
+    await open(page, host);
+    await newSession(page, 'Fixture Agent', host.workspace);
+    await expect(page.getByRole('main')).toContainText(reason);
+    await shot(page, `failures-start-${label.replace(/\W+/g, '-')}`);
+    writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
+    await page.getByRole('button', { name: /Restart agent|Retry|Try again/ }).first().click();
+    await expect(status(page)).toHaveText('Idle');
+    await send(page, 'fixed');
+    await expect(transcript(page)).toContainText('Echo: fixed');
+    expect(problems).toEqual([]);
+  });
+}
+
+test('3. garbage on stdout and a failed turn are shown; the next turn works', async ({ page }) => {
+  const problems = watch(page);
+  host = await startHost({ settings: { agents: [fixtureAgent()] } });
+  await open(page, host);
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'garbage');
+  await expect(transcript(page)).toContainText('Printed garbage.');
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'fail');
+  await expect(transcript(page)).toContainText('The fixture failed on purpose');
+  // A failed turn says so in the status; the agent itself is fine, so no restart is offered.
+  await expect(status(page)).toHaveText('Error');
+  await expect(page.getByRole('button', { name: /Restart agent|Retry/ })).toHaveCount(0);
+  await send(page, 'next one');
+  await expect(transcript(page)).toContainText('Echo: next one');
+  await shot(page, 'failures-garbage-fail');
+  expect(problems).toEqual([]);
+});
+
+test('5. a write outside the workspace asks with the full path; refuse errors, allow writes; deny refuses without asking', async ({ page }) => {
+  const problems = watch(page);
+  host = await startHost({ settings: { agents: [fixtureAgent()] } });
+  const outside = join(mkdtempSync(join(tmpdir(), 'acp-e2e-outside-')), 'somewhere-else.txt');
+  await open(page, host);
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, `write ${outside}`);
+  await expect(transcript(page)).toContainText(outside);
+  await transcript(page).getByRole('button', { name: 'Refuse' }).click();
+  await expect(transcript(page)).toContainText('Write failed');
+  await expect(status(page)).toHaveText('Idle');
+  expect(existsSync(outside)).toBe(false);
+  await send(page, `write ${outside}`);
+  await transcript(page).getByRole('button', { name: 'Allow this write' }).click();
+  await expect(transcript(page)).toContainText(`Wrote ${outside}.`);
+  expect(readFileSync(outside, 'utf8')).toBe('written by the fixture\n');
+  expect(problems).toEqual([]);
+});
+
+test('5. with outsideWorkspace deny, a write outside is refused without asking', async ({ page }) => {
+  const problems = watch(page);
+  host = await startHost({ settings: { agents: [fixtureAgent()], outsideWorkspace: 'deny' } });
+  const outside = join(mkdtempSync(join(tmpdir(), 'acp-e2e-outside-')), 'denied.txt');
+  await open(page, host);
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, `write ${outside}`);
+  await expect(transcript(page)).toContainText('Write failed');
+  await expect(transcript(page).getByRole('button', { name: 'Refuse' })).toHaveCount(0);
+  expect(existsSync(outside)).toBe(false);
+  expect(problems).toEqual([]);
+});
+
+test('6. two tabs on one agent: a crash shows in both, restart reconnects both', async ({ page }) => {
+  const problems = watch(page);
+  host = await startHost({ settings: { agents: [fixtureAgent()] } });
+  await open(page, host);
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(status(page)).toHaveText('Idle');
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(status(page)).toHaveText('Idle');
+  await expect(page.getByRole('tab')).toHaveCount(2);
+  await send(page, 'crash');
+  await expect(transcript(page)).toContainText('The agent exited with code 3');
+  await page.getByRole('tab').first().click();
+  await expect(status(page)).not.toHaveText('Idle');
+  await expect(page.getByRole('button', { name: 'Restart agent' })).toBeVisible();
+  await page.getByRole('button', { name: 'Restart agent' }).click();
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'first tab');
+  await expect(transcript(page)).toContainText('Echo: first tab');
+  await page.getByRole('tab').nth(1).click();
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'second tab');
+  await expect(transcript(page)).toContainText('Echo: second tab');
+  expect(problems).toEqual([]);
+});
+
+test('7. the host restarts while the person types: the UI reconnects and the draft stays', async ({ page }) => {
+  const problems = watch(page);
+  host = await startHost({ settings: { agents: [fixtureAgent()] } });
+  await open(page, host);
+  await newSession(page, 'Fixture Agent', host.workspace);
+  await expect(status(page)).toHaveText('Idle');
+  const port = Number(new URL(host.url).port);
+  const { dataDir, workspace } = host;
+  await host.stop();
+  await expect(page.getByText('Connection lost; reconnecting…')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill('typed while offline');
+  host = await startHost({ dataDir, workspace, port });
+  await expect(page.getByText('Connection lost; reconnecting…')).toBeHidden({ timeout: 20_000 });
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveText('typed while offline');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(transcript(page)).toContainText('Echo: typed while offline', { timeout: 15_000 });
+  expect(problems).toEqual([]);
+});

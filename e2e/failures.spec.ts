@@ -199,6 +199,9 @@ test('7. the host restarts while the person types: the UI reconnects and the dra
   const { dataDir, workspace } = host;
   await host.stop();
   await expect(page.getByText('Connection lost; reconnecting…')).toBeVisible();
+  // Send while the host is down: nothing hangs and the text comes back to the composer.
+  await send(page, 'sent while offline');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveText('sent while offline');
   await page.getByRole('textbox', { name: 'Message' }).fill('typed while offline');
   host = await startHost({ dataDir, workspace, port });
   await expect(page.getByText('Connection lost; reconnecting…')).toBeHidden({ timeout: 20_000 });

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppCore } from './core/appCore';
 import { defaultDataDir } from './core/dataDir';
@@ -9,7 +11,7 @@ const USAGE = `Usage: acp-desktop serve [--host 127.0.0.1] [--port 0] [--token T
 Runs the app's core in plain Node and serves its UI to a browser.
   --host      address to bind (default 127.0.0.1; anything else exposes your agents to that network)
   --port      port (default: a free one)
-  --token     access token (default: a random one, printed in the URL)
+  --token     access token (default: a random one kept in DATA/host-token, printed in the URL)
   --data-dir  data folder (default: $ACP_DESKTOP_DATA_DIR or the desktop app's folder)
   --cwd       folder offered for new sessions (default: the current folder)`;
 
@@ -43,7 +45,7 @@ async function main(argv: string[]): Promise<void> {
     initializeTimeoutMs: process.env.ACP_DESKTOP_INIT_TIMEOUT_MS ? Number(process.env.ACP_DESKTOP_INIT_TIMEOUT_MS) : undefined,
   });
   const rendererDir = resolve(import.meta.dirname, '../renderer');
-  const host = await startBrowserHost({ core, rendererDir, host: values.host, port, token: values.token });
+  const host = await startBrowserHost({ core, rendererDir, host: values.host, port, token: values.token ?? hostToken(dataDir) });
   console.log(`ACP Desktop is serving at ${host.url}`);
   console.log(`Data folder: ${dataDir}`);
   let stopping = false;
@@ -58,6 +60,25 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/**
+ * The access token, kept in the data folder (owner-only) so that restarting `serve` on the same
+ * data folder keeps the token: open pages reconnect by themselves and the person's typed text
+ * gets sent, where a fresh random token left them stuck on "Connecting…" with 401s forever.
+ */
+function hostToken(dataDir: string): string {
+  const file = join(dataDir, 'host-token');
+  try {
+    const saved = readFileSync(file, 'utf8').trim();
+    if (saved.length >= 32) return saved;
+  } catch {
+    // No token yet: make one below.
+  }
+  const token = randomBytes(24).toString('base64url');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, token, { mode: 0o600 });
+  return token;
 }
 
 void main(process.argv.slice(2));

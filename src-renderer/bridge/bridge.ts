@@ -68,7 +68,7 @@ function webSocketBridge(): ConnectedBridge {
   const setState = (state: 'connecting' | 'open' | 'closed') => connectionListeners.forEach((l) => l(state));
 
   const connect = (): Promise<WebSocket> => {
-    open ??= new Promise<WebSocket>((resolve) => {
+    open ??= new Promise<WebSocket>((resolve, reject) => {
       setState('connecting');
       const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
       const ws = new WebSocket(`${protocol}//${location.host}/ws?token=${encodeURIComponent(token)}`);
@@ -98,13 +98,17 @@ function webSocketBridge(): ConnectedBridge {
         for (const entry of waiting.values()) entry.reject(new BridgeError('disconnected', 'The connection to the app was lost.'));
         waiting.clear();
         setState('closed');
+        // A request made while this attempt was pending (e.g. Send while the host restarts)
+        // fails now instead of waiting forever on a promise nothing resolves, so the composer
+        // puts the person's text back (reject is a no-op when the socket had opened).
+        reject(new BridgeError('disconnected', 'Not connected to the app; nothing was sent. Try again once it reconnects.'));
         // The host may be restarting: keep trying, backing off to 2 s.
-        setTimeout(() => void connect(), Math.min(2000, 100 * 2 ** retry++));
+        setTimeout(() => void connect().catch(() => {}), Math.min(2000, 100 * 2 ** retry++));
       };
     });
     return open;
   };
-  void connect();
+  void connect().catch(() => {});
 
   return {
     async request<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestResult<K>> {

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -210,3 +210,47 @@ test('7. the host restarts while the person types: the UI reconnects and the dra
   await expect(transcript(page)).toContainText('Echo: typed while offline', { timeout: 15_000 });
   expect(problems).toEqual([]);
 });
+
+for (const [label, prompt, waitFor] of [
+  ['a permission is pending', 'permission', 'permission'],
+  ['a turn streams', 'slow', 'chunk 3'],
+] as const) {
+  test(`4. closing a tab while ${label}: the agent gets cancelled, nothing hangs, history reopens it`, async ({ page }) => {
+    const problems = watch(page);
+    host = await startHost({ settings: { agents: [fixtureAgent()] } });
+    await open(page, host);
+    await newSession(page, 'Fixture Agent', host.workspace);
+    await expect(status(page)).toHaveText('Idle');
+    await send(page, 'remember the okapi');
+    await expect(transcript(page)).toContainText('Echo: remember the okapi');
+    await send(page, prompt);
+    if (waitFor === 'permission') await expect(transcript(page).getByRole('button', { name: /Allow/ }).first()).toBeVisible();
+    else await expect(transcript(page)).toContainText(waitFor);
+    await page.getByRole('tab').first().press('Delete');
+    await expect(page.getByRole('tab')).toHaveCount(0);
+    // The log records the turn as cancelled (the agent answered session/cancel).
+    const logs = () => {
+      const found: string[] = [];
+      const walk = (dir: string) => {
+        for (const name of readdirSync(dir, { withFileTypes: true })) {
+          const path = join(dir, name.name);
+          if (name.isDirectory()) walk(path);
+          else if (name.name.endsWith('.jsonl')) found.push(readFileSync(path, 'utf8'));
+        }
+      };
+      walk(host!.dataDir);
+      return found.join('\n');
+    };
+    await expect.poll(() => /"stopReason":"cancelled"/.test(logs()), { timeout: 10_000 }).toBe(true);
+    // Reopen from history: the whole conversation is there and the session works.
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByRole('searchbox', { name: 'Search all sessions' }).fill('okapi');
+    await page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /you/ }).first().click();
+    await expect(page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab')).toHaveCount(1);
+    await expect(transcript(page)).toContainText('remember the okapi');
+    await expect(status(page)).not.toHaveText('Running');
+    await send(page, 'back again');
+    await expect(transcript(page)).toContainText('Echo: back again');
+    expect(problems).toEqual([]);
+  });
+}

@@ -448,6 +448,15 @@ export class SessionManager {
     if (!session) return;
     if (session.turn) this.cancel(sessionId);
     this.cancelPending(session, 'tab closed');
+    // The log closes below, before the agent answers session/cancel: end the turn in the log
+    // now (as cancelled), so it is not left open mid-turn and reopening it from history shows
+    // a finished conversation; runTurn then sees another turn and records nothing more.
+    const turn = session.turn;
+    if (turn) {
+      session.turn = null;
+      if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+      this.record(session, { kind: 'turn.ended', turnId: turn.turnId, stopReason: 'cancelled' });
+    }
     for (const terminal of session.terminals.values()) terminal.kill();
     if (session.connection && session.acpSessionId && session.connection.supportsSession('close')) {
       void session.connection.request('session/close', { sessionId: session.acpSessionId }, { timeoutMs: 10_000 }).catch(() => {});

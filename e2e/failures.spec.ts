@@ -78,7 +78,7 @@ test('2. an agent that cannot start: the reason shows in the session and sidebar
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);
   await expect(page.getByRole('main')).toContainText('crashing on start as asked');
-  await expect(page.getByRole('complementary').or(page.locator('nav, aside')).first()).toContainText(/exited|error/i);
+  await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
   await shot(page, 'failures-start-crash');
   // Fix the file on disk and try again, without restarting the app.
   writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
@@ -100,6 +100,7 @@ for (const [label, agent, reason] of [
     await open(page, host);
     await newSession(page, 'Fixture Agent', host.workspace);
     await expect(page.getByRole('main')).toContainText(reason);
+    await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
     await shot(page, `failures-start-${label.replace(/\W+/g, '-')}`);
     writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
     await page.getByRole('button', { name: /Restart agent|Retry|Try again/ }).first().click();
@@ -118,6 +119,7 @@ test('3. garbage on stdout and a failed turn are shown; the next turn works', as
   await expect(status(page)).toHaveText('Idle');
   await send(page, 'garbage');
   await expect(transcript(page)).toContainText('Printed garbage.');
+  await expect(transcript(page)).toContainText('not ACP on stdout (ignored): this is not json, just a log line');
   await expect(status(page)).toHaveText('Idle');
   await send(page, 'fail');
   await expect(transcript(page)).toContainText('The fixture failed on purpose');

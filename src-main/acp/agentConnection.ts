@@ -456,7 +456,9 @@ function agentTitle(init: acp.InitializeResponse | null): string {
 }
 
 function formatSeconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+  // One decimal under 10 s: a 1500 ms timeout read "within 2 s", which is not what was set.
+  if (ms >= 10_000 || ms % 1000 === 0) return `${Math.round(ms / 1000)} s`;
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
 
 function describeAgentError(method: string, error: { code?: number; message?: string; data?: unknown }): string {

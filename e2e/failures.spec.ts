@@ -178,7 +178,8 @@ test('6. two tabs on one agent: a crash shows in both, restart reconnects both',
   await send(page, 'crash');
   await expect(transcript(page)).toContainText('The agent exited with code 3');
   await page.getByRole('tab').first().click();
-  await expect(status(page)).not.toHaveText('Idle');
+  await expect(status(page)).toHaveText('Agent stopped');
+  await expect(transcript(page)).toContainText('The agent exited with code 3');
   await expect(page.getByRole('button', { name: 'Restart agent' })).toBeVisible();
   await page.getByRole('button', { name: 'Restart agent' }).click();
   await expect(status(page)).toHaveText('Idle');

@@ -34,3 +34,21 @@ test('the page without the token is refused', async ({ page }) => {
     await host.stop();
   }
 });
+
+test('a page whose token the restarted host no longer accepts says so instead of spinning', async ({ page }) => {
+  const first = await startHost({ token: 'first-token-aaaaaaaaaaaaaaaaaaaaaaaaaaa' });
+  const port = Number(new URL(first.url).port);
+  try {
+    await openApp(page, first);
+    await first.stop();
+    await expect(page.getByText('Connection lost; reconnecting…')).toBeVisible();
+    const second = await startHost({ dataDir: first.dataDir, workspace: first.workspace, port, token: 'second-token-bbbbbbbbbbbbbbbbbbbbbbbbbb' });
+    try {
+      await expect(page.getByRole('alert').filter({ hasText: 'refused this page’s access token' })).toBeVisible({ timeout: 20_000 });
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    await first.stop();
+  }
+});

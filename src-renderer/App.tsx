@@ -91,10 +91,17 @@ export function App() {
       {sidebarOpen && <Sidebar />}
       {sidebarOpen && <div className="sidebar-backdrop" aria-hidden="true" onClick={() => useUiStore.setState({ sidebarOpen: false })} />}
       <main className="main" aria-label="Workspace">
-        {connection !== 'open' && (
-          <div role="status" className="banner banner-warning">
-            {connection === 'connecting' ? 'Connecting to the app…' : 'Connection lost; reconnecting…'}
+        {connection === 'unauthorized' ? (
+          <div role="alert" className="banner banner-error">
+            The app refused this page’s access token (the host was restarted with another one). Open the URL that
+            `acp-desktop serve` printed.
           </div>
+        ) : (
+          connection !== 'open' && (
+            <div role="status" className="banner banner-warning">
+              {connection === 'connecting' ? 'Connecting to the app…' : 'Connection lost; reconnecting…'}
+            </div>
+          )
         )}
         <Notices />
         <TabStrip />

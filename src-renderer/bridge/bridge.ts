@@ -9,7 +9,9 @@ export class BridgeError extends Error {
   }
 }
 
-type ConnectionListener = (state: 'connecting' | 'open' | 'closed') => void;
+/** `unauthorized`: the host refuses this page's token (it was restarted with another one). */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'unauthorized';
+type ConnectionListener = (state: ConnectionState) => void;
 
 export interface ConnectedBridge extends AppBridge {
   onConnection(listener: ConnectionListener): () => void;
@@ -65,7 +67,7 @@ function webSocketBridge(): ConnectedBridge {
   let nextId = 1;
   let retry = 0;
 
-  const setState = (state: 'connecting' | 'open' | 'closed') => connectionListeners.forEach((l) => l(state));
+  const setState = (state: ConnectionState) => connectionListeners.forEach((l) => l(state));
 
   const connect = (): Promise<WebSocket> => {
     open ??= new Promise<WebSocket>((resolve, reject) => {
@@ -98,6 +100,15 @@ function webSocketBridge(): ConnectedBridge {
         for (const entry of waiting.values()) entry.reject(new BridgeError('disconnected', 'The connection to the app was lost.'));
         waiting.clear();
         setState('closed');
+        // A browser cannot see why an upgrade failed: after a few failures, ask the page's own
+        // URL; a 401 means the host runs with another token and retrying will never help.
+        if (retry >= 3) {
+          void fetch(location.pathname, { cache: 'no-store' })
+            .then((response) => {
+              if (response.status === 401 && !socket) setState('unauthorized');
+            })
+            .catch(() => {});
+        }
         // A request made while this attempt was pending (e.g. Send while the host restarts)
         // fails now instead of waiting forever on a promise nothing resolves, so the composer
         // puts the person's text back (reject is a no-op when the socket had opened).

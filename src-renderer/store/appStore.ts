@@ -7,7 +7,7 @@ import { bridge } from '../bridge';
 import { publishTerminalOutput } from './terminalBus';
 import { noticeAttention } from './attention';
 
-export type Connection = 'connecting' | 'open' | 'closed';
+export type Connection = 'connecting' | 'open' | 'closed' | 'unauthorized';
 
 export interface AppStore {
   connection: Connection;

@@ -31,7 +31,10 @@ interface Turn {
 interface Session {
   id: string;
   agentId: string;
+  /** The folded state; reading it first folds the events recorded since the last read. */
   state: SessionState;
+  /** Events recorded but not folded yet (folded once per read or per flush, not per chunk). */
+  unfolded: SessionEvent[];
   log: EventLog;
   seq: number;
   roots: string[];
@@ -81,8 +84,10 @@ export class SessionManager {
 
   constructor(private readonly options: SessionManagerOptions) {
     this.batcher = new EventBatcher((sessionId, events) => {
+      const session = this.sessions.get(sessionId);
       // Written before it is shown: what the person saw is on disk if we crash next.
-      this.sessions.get(sessionId)?.log.append(events);
+      session?.log.append(events);
+      if (session) void session.state; // fold the frame's events in one go
       this.options.emit(sessionId, events);
     });
   }
@@ -95,17 +100,11 @@ export class SessionManager {
 
   private record(session: Session, body: SessionEventBody): SessionEvent {
     const event = { ...body, sessionId: session.id, seq: ++session.seq, ts: Date.now() } as SessionEvent;
-    const before = session.state;
-    session.state = reduceSession(session.state, [event]);
+    // Folding per event copied the whole entry list on every streamed chunk; the fold waits for
+    // the next read of `state` or the next flush (once per frame), so a batch costs one copy.
+    session.unfolded.push(event);
     this.batcher.push(event);
-    if (
-      before.status !== session.state.status ||
-      before.title !== session.state.title ||
-      before.permissions.length !== session.state.permissions.length ||
-      before.elicitations.length !== session.state.elicitations.length
-    ) {
-      this.options.onChange();
-    }
+    if (!isStreamingEvent(event)) this.options.onChange();
     return event;
   }
 
@@ -175,10 +174,19 @@ export class SessionManager {
   }
 
   private blank(id: string, agentId: string, roots: string[]): Session {
+    let folded = emptySession(id);
     return {
       id,
       agentId,
-      state: emptySession(id),
+      unfolded: [],
+      get state(): SessionState {
+        if (this.unfolded.length) folded = reduceSession(folded, this.unfolded.splice(0));
+        return folded;
+      },
+      set state(next: SessionState) {
+        this.unfolded.length = 0;
+        folded = next;
+      },
       log: new EventLog(this.logFile(id)),
       seq: 0,
       roots,
@@ -1019,4 +1027,15 @@ function canReconnect(capabilities: RawObject): boolean {
 
 function readonlyReason(agentName: string): string {
   return `${agentName || 'This agent'} cannot resume or load earlier sessions, so this conversation cannot go on here. Start a new session from here to continue with the same agent and folder.`;
+}
+
+/**
+ * Events that stream many times a second and cannot change what the sidebar and tabs show
+ * (status, title, pending requests): they do not trigger an app-state push each.
+ */
+function isStreamingEvent(event: SessionEvent): boolean {
+  if (event.kind === 'terminal.output') return true;
+  if (event.kind !== 'acp.update') return false;
+  const kind = (event.update as { sessionUpdate?: unknown }).sessionUpdate;
+  return kind === 'agent_message_chunk' || kind === 'agent_thought_chunk' || kind === 'user_message_chunk' || kind === 'tool_call_update' || kind === 'plan' || kind === 'usage_update';
 }

@@ -102,7 +102,11 @@ test.describe('6 · permissions and settings', () => {
       await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
       await shot(page, 'settings-dark');
       await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
-      await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+      // "System" follows the OS, live.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
     } finally {
       await page.close();
       await host.stop();

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { bridge } from './bridge';
+import { applyTheme } from './ui/theme';
 import { Sidebar } from './features/sessions/Sidebar';
 import { TabStrip } from './features/sessions/TabStrip';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
@@ -27,10 +28,7 @@ export function App() {
     if (window.matchMedia(NARROW).matches) useUiStore.setState({ sidebarOpen: false });
   }, [active, view]);
 
-  useEffect(() => {
-    if (theme === 'system') delete document.documentElement.dataset.theme;
-    else document.documentElement.dataset.theme = theme;
-  }, [theme]);
+  useEffect(() => applyTheme(theme), [theme]);
 
   useEffect(() => {
     void loadSettingsPreferences();

@@ -1,9 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { applyTheme } from './ui/theme';
 import { startStore } from './store/appStore';
 import './styles.css';
 
+// Before the first paint, so a dark OS never flashes the light palette.
+applyTheme('system');
 startStore();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

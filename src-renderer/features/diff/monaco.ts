@@ -1,3 +1,5 @@
+import { isDarkTheme } from '../../ui/theme';
+
 /**
  * Monaco, bundled and loaded on first use (never from a CDN: the CSP allows only 'self').
  * Only the editor core, the diff editor and Monarch syntax colouring are included; the
@@ -22,23 +24,15 @@ export function loadMonaco(): Promise<Monaco> {
     (self as unknown as { MonacoEnvironment: { getWorker: () => Worker } }).MonacoEnvironment = {
       getWorker: () => new EditorWorker(),
     };
-    monaco.editor.setTheme(isDark() ? 'vs-dark' : 'vs');
+    monaco.editor.setTheme(isDarkTheme() ? 'vs-dark' : 'vs');
     watchTheme(monaco);
     return monaco;
   })();
   return loading;
 }
 
-function isDark(): boolean {
-  const forced = document.documentElement.dataset.theme;
-  if (forced === 'dark') return true;
-  if (forced === 'light') return false;
-  return window.matchMedia('(prefers-color-scheme: dark)').matches;
-}
-
 function watchTheme(monaco: Monaco): void {
-  const apply = () => monaco.editor.setTheme(isDark() ? 'vs-dark' : 'vs');
-  window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', apply);
+  const apply = () => monaco.editor.setTheme(isDarkTheme() ? 'vs-dark' : 'vs');
   new MutationObserver(apply).observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
 }
 

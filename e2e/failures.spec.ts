@@ -1,8 +1,10 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { fixtureAgent, shot, startHost, type RunningHost } from './fixtures/host';
+import type { Page } from '@playwright/test';
+// The host fixtures' `test` fails any test on an unexpected console or page error (the
+// deliberate ones — a dead socket while the host restarts — are allowed there).
+import { expect, fixtureAgent, openApp as open, send, shot, startHost, test, type RunningHost } from './fixtures/host';
 
 // Failure paths, tried through the UI the way a demanding user would: crashes, agents that
 // do not start, garbage on stdout, closing tabs mid-turn, writes outside the workspace,
@@ -10,23 +12,6 @@ import { fixtureAgent, shot, startHost, type RunningHost } from './fixtures/host
 
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
 const status = (page: Page) => page.getByLabel('Session status');
-
-/** Console errors every failure test may cause on purpose (a dead socket while the host restarts). */
-const DELIBERATE = [/WebSocket connection to '.*' failed/, /ERR_CONNECTION_REFUSED/];
-
-function watch(page: Page): string[] {
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !DELIBERATE.some((p) => p.test(m.text()))) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  return problems;
-}
-
-async function open(page: Page, host: RunningHost) {
-  await page.goto(host.url);
-  await expect(page.getByRole('heading', { name: 'Agents' })).toBeVisible();
-}
 
 async function newSession(page: Page, agentName: string, workspace: string) {
   await page.getByRole('button', { name: `New session with ${agentName}` }).click();
@@ -36,11 +21,6 @@ async function newSession(page: Page, agentName: string, workspace: string) {
   await expect(dialog).toBeHidden();
 }
 
-async function send(page: Page, text: string) {
-  await page.getByRole('textbox', { name: 'Message' }).fill(text);
-  await page.getByRole('button', { name: 'Send' }).click();
-}
-
 let host: RunningHost | undefined;
 test.afterEach(async () => {
   await host?.stop();
@@ -48,7 +28,6 @@ test.afterEach(async () => {
 });
 
 test('1. the agent crashes mid-turn: what streamed stays, exit code and stderr shown, restart answers in the same tab', async ({ page }) => {
-  const problems = watch(page);
   host = await startHost({ settings: { agents: [fixtureAgent()] } });
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);
@@ -69,11 +48,9 @@ test('1. the agent crashes mid-turn: what streamed stays, exit code and stderr s
   await expect(status(page)).toHaveText('Idle');
   await expect(page.getByRole('tab')).toHaveCount(1);
   await shot(page, 'failures-crash-restarted');
-  expect(problems).toEqual([]);
 });
 
 test('2. an agent that cannot start: the reason shows in the session and sidebar; fixing settings.json and retrying works', async ({ page }) => {
-  const problems = watch(page);
   host = await startHost({ settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--crash-on-start'])] }, env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' } });
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);
@@ -86,7 +63,6 @@ test('2. an agent that cannot start: the reason shows in the session and sidebar
   await expect(status(page)).toHaveText('Idle');
   await send(page, 'fixed');
   await expect(transcript(page)).toContainText('Echo: fixed');
-  expect(problems).toEqual([]);
 });
 
 for (const [label, agent, reason] of [
@@ -95,7 +71,6 @@ for (const [label, agent, reason] of [
   ['a slow initialize', fixtureAgent('fixture', 'Fixture Agent', ['--slow-init', '5000']), /did not answer initialize within 1\.5 s/],
 ] as const) {
   test(`2. start failure: ${label}`, async ({ page }) => {
-    const problems = watch(page);
     host = await startHost({ settings: { agents: [agent] }, env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' } });
     await open(page, host);
     await newSession(page, 'Fixture Agent', host.workspace);
@@ -107,12 +82,10 @@ for (const [label, agent, reason] of [
     await expect(status(page)).toHaveText('Idle');
     await send(page, 'fixed');
     await expect(transcript(page)).toContainText('Echo: fixed');
-    expect(problems).toEqual([]);
   });
 }
 
 test('3. garbage on stdout and a failed turn are shown; the next turn works', async ({ page }) => {
-  const problems = watch(page);
   host = await startHost({ settings: { agents: [fixtureAgent()] } });
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);
@@ -129,11 +102,9 @@ test('3. garbage on stdout and a failed turn are shown; the next turn works', as
   await send(page, 'next one');
   await expect(transcript(page)).toContainText('Echo: next one');
   await shot(page, 'failures-garbage-fail');
-  expect(problems).toEqual([]);
 });
 
 test('5. a write outside the workspace asks with the full path; refuse errors, allow writes; deny refuses without asking', async ({ page }) => {
-  const problems = watch(page);
   host = await startHost({ settings: { agents: [fixtureAgent()] } });
   const outside = join(mkdtempSync(join(tmpdir(), 'acp-e2e-outside-')), 'somewhere-else.txt');
   await open(page, host);
@@ -149,11 +120,9 @@ test('5. a write outside the workspace asks with the full path; refuse errors, a
   await transcript(page).getByRole('button', { name: 'Allow this write' }).click();
   await expect(transcript(page)).toContainText(`Wrote ${outside}.`);
   expect(readFileSync(outside, 'utf8')).toBe('written by the fixture\n');
-  expect(problems).toEqual([]);
 });
 
 test('5. with outsideWorkspace deny, a write outside is refused without asking', async ({ page }) => {
-  const problems = watch(page);
   host = await startHost({ settings: { agents: [fixtureAgent()], outsideWorkspace: 'deny' } });
   const outside = join(mkdtempSync(join(tmpdir(), 'acp-e2e-outside-')), 'denied.txt');
   await open(page, host);
@@ -163,11 +132,9 @@ test('5. with outsideWorkspace deny, a write outside is refused without asking',
   await expect(transcript(page)).toContainText('Write failed');
   await expect(transcript(page).getByRole('button', { name: 'Refuse' })).toHaveCount(0);
   expect(existsSync(outside)).toBe(false);
-  expect(problems).toEqual([]);
 });
 
 test('6. two tabs on one agent: a crash shows in both, restart reconnects both', async ({ page }) => {
-  const problems = watch(page);
   host = await startHost({ settings: { agents: [fixtureAgent()] } });
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);
@@ -189,11 +156,9 @@ test('6. two tabs on one agent: a crash shows in both, restart reconnects both',
   await expect(status(page)).toHaveText('Idle');
   await send(page, 'second tab');
   await expect(transcript(page)).toContainText('Echo: second tab');
-  expect(problems).toEqual([]);
 });
 
 test('7. the host restarts while the person types: the UI reconnects and the draft stays', async ({ page }) => {
-  const problems = watch(page);
   host = await startHost({ settings: { agents: [fixtureAgent()] } });
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);
@@ -211,7 +176,6 @@ test('7. the host restarts while the person types: the UI reconnects and the dra
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveText('typed while offline');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(transcript(page)).toContainText('Echo: typed while offline', { timeout: 15_000 });
-  expect(problems).toEqual([]);
 });
 
 for (const [label, prompt, waitFor] of [
@@ -219,7 +183,6 @@ for (const [label, prompt, waitFor] of [
   ['a turn streams', 'slow', 'chunk 3'],
 ] as const) {
   test(`4. closing a tab while ${label}: the agent gets cancelled, nothing hangs, history reopens it`, async ({ page }) => {
-    const problems = watch(page);
     host = await startHost({ settings: { agents: [fixtureAgent()] } });
     await open(page, host);
     await newSession(page, 'Fixture Agent', host.workspace);
@@ -254,6 +217,5 @@ for (const [label, prompt, waitFor] of [
     await expect(status(page)).not.toHaveText('Running');
     await send(page, 'back again');
     await expect(transcript(page)).toContainText('Echo: back again');
-    expect(problems).toEqual([]);
   });
 }

@@ -9,6 +9,7 @@ import { type AgentConnection, type ClientSide, ELICITATION_MODES, isAuthRequire
 import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
+import { pathInside } from '../store/dataPath';
 import { EventLog, readEventLog } from '../store/eventLog';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
@@ -93,7 +94,7 @@ export class SessionManager {
   }
 
   logFile(sessionId: string): string {
-    return join(this.options.dataDir, 'sessions', `${sessionId}.jsonl`);
+    return pathInside(join(this.options.dataDir, 'sessions'), `${sessionId}.jsonl`);
   }
 
   // ---------------------------------------------------------------- events

@@ -10,7 +10,7 @@ import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { pathInside } from '../store/dataPath';
-import { EventLog, readEventLog } from '../store/eventLog';
+import { damageNotice, EventLog, readEventLog } from '../store/eventLog';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
@@ -218,9 +218,8 @@ export class SessionManager {
     session.seq = state.lastSeq;
     session.acpSessionId = state.acpSessionId;
     this.sessions.set(sessionId, session);
-    if (result.skipped > 0) {
-      this.record(session, { kind: 'notice', level: 'warning', message: `${result.skipped} damaged line(s) in this session's log were skipped (usually the last line written before a crash).` });
-    }
+    // Damage already reported in an earlier run is not reported again on every restart.
+    if (result.unreported > 0) this.record(session, damageNotice(result.unreported));
     // A turn that was running when the app stopped never got its end: close it honestly.
     if (state.currentTurnId) {
       this.record(session, { kind: 'turn.ended', turnId: state.currentTurnId, stopReason: 'interrupted', error: 'The app stopped while this turn was running.' });

@@ -2,6 +2,7 @@ import { appendFileSync, closeSync, createReadStream, existsSync, fsyncSync, mkd
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SessionEvent } from '../../src-shared/session/events';
+import { validEvent } from './eventSchema';
 
 /**
  * A session's append-only event log: one JSON event per line.
@@ -60,8 +61,21 @@ export class EventLog {
 
 export interface ReadResult {
   events: SessionEvent[];
-  /** Lines that could not be parsed (a torn last line after a crash, or damage). */
+  /** Lines that could not be used: not JSON (a torn last line after a crash) or not an event. */
   skipped: number;
+  /** Skipped lines after the last damage notice in the log: the ones nobody was told about yet. */
+  unreported: number;
+}
+
+const DAMAGE_NOTICE = "damaged line(s) in this session's log were skipped";
+
+/** The notice recorded for damaged lines; reading it back marks the damage before it as reported. */
+export function damageNotice(count: number): { kind: 'notice'; level: 'warning'; message: string } {
+  return { kind: 'notice', level: 'warning', message: `${count} ${DAMAGE_NOTICE} (usually the last line written before a crash).` };
+}
+
+function isDamageNotice(event: SessionEvent): boolean {
+  return event.kind === 'notice' && event.message.includes(DAMAGE_NOTICE);
 }
 
 /** Adaptive batches start here and double up to MAX_BATCH (see readEventLog). */
@@ -85,17 +99,21 @@ export async function readEventLog(
   let limit = batchSize > 0 ? batchSize : FIRST_BATCH;
   const all: SessionEvent[] = [];
   let skipped = 0;
-  if (!existsSync(file)) return { events: all, skipped };
+  let unreported = 0;
+  if (!existsSync(file)) return { events: all, skipped, unreported };
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let batch: SessionEvent[] = [];
   for await (const line of lines) {
     if (!line.trim()) continue;
     try {
-      const event = JSON.parse(line) as SessionEvent;
-      if (typeof event !== 'object' || event === null || typeof event.seq !== 'number' || typeof event.kind !== 'string') {
+      // Valid JSON of the wrong shape is skipped like a torn line (the fold would throw on it).
+      const event = validEvent(JSON.parse(line));
+      if (!event) {
         skipped++;
+        unreported++;
         continue;
       }
+      if (isDamageNotice(event)) unreported = 0;
       if (onBatch) {
         batch.push(event);
         if (batch.length >= limit) {
@@ -108,8 +126,9 @@ export async function readEventLog(
       }
     } catch {
       skipped++;
+      unreported++;
     }
   }
   if (onBatch && batch.length) onBatch(batch);
-  return { events: all, skipped };
+  return { events: all, skipped, unreported };
 }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProtocolSetting } from '../../../src-shared/settings';
 import { AgentProcess } from '../../agents/agentProcess';
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../agentConnection';
-import { negotiate, NegotiationError, type Negotiated } from './negotiate';
+import { negotiate, NegotiationError, sendRequest, type Negotiated } from './negotiate';
 
 const V2_FIXTURE = resolve(import.meta.dirname, '../../../e2e/fixtures/fixture-agent-v2.mjs');
 const V1_FIXTURE = resolve(import.meta.dirname, '../../../e2e/fixtures/fixture-agent.mjs');
@@ -103,7 +103,7 @@ describe('protocol negotiation against real agent processes', () => {
     // The agent saw the v1 capabilities (fs, terminal, booleans) on the second initialize.
     expect((n.result._meta as RawObject).clientCapabilitiesSeen).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
     // The connection that came out of it works: session/new on the v1 SDK client.
-    const session = (await n.connection.agent.request('session/new' as never, { cwd: '/tmp', mcpServers: [] } as never)) as RawObject;
+    const session = (await sendRequest(n.connection, 'session/new', { cwd: '/tmp', mcpServers: [] })) as RawObject;
     expect(String(session.sessionId)).toMatch(/^v1-/);
   });
 

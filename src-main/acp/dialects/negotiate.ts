@@ -23,6 +23,15 @@ export interface AgentTransport {
 /** Either SDK's client connection: both expose `agent.request/notify`, `closed` and `close()`. */
 export type SdkClientConnection = acp1.ClientConnection | acp2.ClientConnection;
 
+/** A version-blind request on either SDK connection (method names come from the dialect). */
+export function sendRequest(connection: SdkClientConnection, method: string, params: unknown, options?: acp1.SendRequestOptions): Promise<unknown> {
+  return (connection.agent.request as (method: string, params: unknown, options?: acp1.SendRequestOptions) => Promise<unknown>)(method, params, options);
+}
+
+export function sendNotification(connection: SdkClientConnection, method: string, params: unknown): Promise<void> {
+  return (connection.agent.notify as (method: string, params: unknown) => Promise<void>)(method, params);
+}
+
 export interface NegotiateOptions {
   setting: ProtocolSetting;
   agent: { name: string; id?: string };
@@ -142,7 +151,7 @@ async function initializeOnce(board: Switchboard, version: Version, options: Neg
       ? (options.buildClient?.v2?.(acp2.client({ name: options.client.name })) ?? acp2.client({ name: options.client.name })).connect(link.stream)
       : (options.buildClient?.v1?.(acp1.client({ name: options.client.name })) ?? acp1.client({ name: options.client.name })).connect(link.stream);
   const params = dialect.encodeInitialize(options.client, dialect.clientCapabilities(options.capabilities));
-  const request = (connection.agent.request as (method: string, params: unknown) => Promise<unknown>)('initialize', params);
+  const request = sendRequest(connection, 'initialize', params);
   const sdk = request.then(
     () => null,
     (error: unknown) => (error as Error)?.message ?? String(error),

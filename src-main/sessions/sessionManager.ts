@@ -10,7 +10,7 @@ import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { pathInside } from '../store/dataPath';
-import { damageNotice, EventLog, readEventLog } from '../store/eventLog';
+import { damageNotice, EventLog, readEventLog, saveNotice } from '../store/eventLog';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
@@ -188,7 +188,11 @@ export class SessionManager {
         this.unfolded.length = 0;
         folded = next;
       },
-      log: new EventLog(this.logFile(id)),
+      // A full disk: the session says it is not being saved (and again when it is), and stays up.
+      log: new EventLog(this.logFile(id), (health) => {
+        const session = this.sessions.get(id);
+        if (session) this.record(session, saveNotice(health));
+      }),
       seq: 0,
       roots,
       acpSessionId: null,

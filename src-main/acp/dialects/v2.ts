@@ -140,13 +140,9 @@ export const v2: Dialect = {
     if (subject?.type === 'tool_call' && isObject(subject.toolCall)) {
       decoded.toolCall = { title, ...toolPatch(subject.toolCall) };
     } else if (subject?.type === 'command') {
-      // Shown as the command it is; attached to its tool call when the agent names one.
-      decoded.toolCall = {
-        ...(typeof subject.toolCallId === 'string' ? { toolCallId: subject.toolCallId } : { toolCallId: `permission-${requestId}` }),
-        title,
-        kind: 'execute',
-        rawInput: { command: subject.command, cwd: subject.cwd },
-      };
+      // Attached to its tool call when the agent names one; the command itself is shown from `subject`.
+      decoded.toolCall =
+        typeof subject.toolCallId === 'string' ? { toolCallId: subject.toolCallId, title } : { toolCallId: `permission-${requestId}`, title, kind: 'execute' };
     }
     return decoded;
   },

@@ -171,7 +171,7 @@ describe('the v2 fixture agent through the v2 dialect', () => {
       ['Open the pod bay doors?', '_x_door'],
       ['Edit config?', 'tool_call'],
     ]);
-    expect(asked.at(-3)).toMatchObject({ description: 'The tests write to /tmp.', toolCall: { toolCallId: 'tc-p', kind: 'execute', rawInput: { command: 'npm test', cwd: '/w' } } });
+    expect(asked.at(-3)).toMatchObject({ description: 'The tests write to /tmp.', toolCall: { toolCallId: 'tc-p' }, subject: { command: 'npm test', cwd: '/w' } });
     expect(asked.at(-2)?.subject).toEqual({ type: '_x_door', door: 'pod bay' });
     expect(tool(state, 'tc-p').permissionOutcome).toMatchObject({ optionId: 'yes', kind: 'allow_once' });
     expect(lastTurn(state).find((e) => e.kind === 'agent')).toMatchObject({ text: 'Answers: yes, yes, yes' });

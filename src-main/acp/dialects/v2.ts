@@ -116,7 +116,7 @@ export const v2: Dialect = {
   decodeSession(result, acpSessionId) {
     const events: SessionEventBody[] = [];
     if (Array.isArray(result.availableCommands)) {
-      events.push({ kind: 'acp.update', update: { sessionUpdate: 'available_commands_update', availableCommands: result.availableCommands } });
+      events.push({ kind: 'acp.update', update: { sessionUpdate: 'available_commands_update', availableCommands: commandsOf(result.availableCommands) } });
     }
     return {
       acpSessionId: typeof result.sessionId === 'string' ? result.sessionId : (acpSessionId ?? null),
@@ -140,13 +140,9 @@ export const v2: Dialect = {
     if (subject?.type === 'tool_call' && isObject(subject.toolCall)) {
       decoded.toolCall = { title, ...toolPatch(subject.toolCall) };
     } else if (subject?.type === 'command') {
-      // Shown as the command it is; attached to its tool call when the agent names one.
-      decoded.toolCall = {
-        ...(typeof subject.toolCallId === 'string' ? { toolCallId: subject.toolCallId } : { toolCallId: `permission-${requestId}` }),
-        title,
-        kind: 'execute',
-        rawInput: { command: subject.command, cwd: subject.cwd },
-      };
+      // Attached to its tool call when the agent names one; the command itself is shown from `subject`.
+      decoded.toolCall =
+        typeof subject.toolCallId === 'string' ? { toolCallId: subject.toolCallId, title } : { toolCallId: `permission-${requestId}`, title, kind: 'execute' };
     }
     return decoded;
   },
@@ -169,6 +165,19 @@ function configOptionsOf(options: unknown[]): RawObject[] {
   return options.filter(isObject).map((option) => (typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : option));
 }
 
+/** v2 tags commands (`type: "command"`) and their input (`type: "text"`); v1 has the same shapes untagged. Unknown types stay raw. */
+function commandsOf(value: unknown): RawObject[] {
+  return (Array.isArray(value) ? value : []).filter(isObject).map((command) => {
+    if (command.type !== 'command') return command;
+    const { type: _type, ...rest } = command;
+    if (isObject(rest.input) && rest.input.type === 'text') {
+      const { type: _inputType, ...input } = rest.input;
+      rest.input = input;
+    }
+    return rest;
+  });
+}
+
 const NOTICE_LEVELS = new Set(['info', 'warning', 'error']);
 
 class V2Decoder implements UpdateDecoder {
@@ -180,10 +189,11 @@ class V2Decoder implements UpdateDecoder {
   decode(acpSessionId: string, update: RawObject): SessionEventBody[] {
     const kind = typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '';
     switch (kind) {
+      case 'available_commands_update':
+        return [{ kind: 'acp.update', update: { ...update, availableCommands: commandsOf(update.availableCommands) } }];
       case 'agent_message_chunk':
       case 'agent_thought_chunk':
       case 'user_message_chunk':
-      case 'available_commands_update':
       case 'session_info_update':
       case 'usage_update':
         return [{ kind: 'acp.update', update }];

@@ -3,6 +3,7 @@ import type { PendingPermission } from '../../../src-shared/session/state';
 import { bridge } from '../../bridge';
 import { run } from '../../store/appStore';
 import { Icon } from '../../ui/Icon';
+import { PermissionSubject } from './PermissionSubject';
 
 const KIND_ICONS: Record<string, string> = { allow_once: 'check', allow_always: 'check', reject_once: 'x', reject_always: 'x' };
 const KIND_HINTS: Record<string, string> = {
@@ -22,7 +23,7 @@ const focused = new Set<string>();
  */
 export function PermissionCard({ sessionId, permission }: { sessionId: string; permission: PendingPermission }) {
   const group = useRef<HTMLDivElement>(null);
-  const title = String(permission.toolCall.title ?? 'The agent asks for permission');
+  const title = String(permission.title ?? permission.toolCall.title ?? 'The agent asks for permission');
 
   useEffect(() => {
     if (focused.has(permission.requestId)) return;
@@ -52,6 +53,7 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
           <strong>Allow?</strong> {title}
         </span>
       </p>
+      <PermissionSubject permission={permission} />
       <div
         ref={group}
         className="permission-options"

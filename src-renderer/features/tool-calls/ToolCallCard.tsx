@@ -5,6 +5,9 @@ import { useUiStore } from '../../store/uiStore';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { DiffBlock } from '../diff/DiffBlock';
+import { DiffChanges } from '../diff/DiffChanges';
+import { AgentTerminal } from '../agent-work/AgentTerminal';
+import { cancelToolCall } from '../agent-work/cancelWork';
 import { PermissionCard } from '../permission/PermissionCard';
 import { TerminalView } from '../terminal/TerminalView';
 
@@ -28,6 +31,7 @@ const STATUS: Record<string, { label: string; icon: string }> = {
   failed: { label: 'Failed', icon: 'x' },
   awaiting_permission: { label: 'Waiting for your permission', icon: 'shield' },
   canceled: { label: 'Canceled', icon: 'stop' },
+  paused: { label: 'Paused', icon: 'clock' },
 };
 
 /** A tool call: kind, title, status, what it touches and its content; the permission card on it. */
@@ -59,6 +63,11 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
           {status.icon === 'spinner' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status.icon} />}
           {status.label}
         </span>
+        {entry.capabilities?.cancel != null && (
+          <button type="button" className="small" onClick={() => void cancelToolCall(sessionId, entry.toolCallId)}>
+            Cancel
+          </button>
+        )}
       </header>
       {entry.status === 'in_progress' && <div className="tool-progress" role="progressbar" aria-label={`${title} in progress`} />}
       {command && entry.toolKind === 'execute' && (
@@ -153,6 +162,7 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
       return <UnknownBox label={`content ${String(block?.type)}`} raw={block} />;
     }
     case 'diff': {
+      if (Array.isArray(content.changes)) return <DiffChanges toolCallId={toolCallId} content={content} />;
       const path = String(content.path ?? '');
       return (
         <DiffBlock
@@ -173,6 +183,8 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
 
 function ToolTerminal({ sessionId, terminalId, meta }: { sessionId: string; terminalId: string; meta: unknown }) {
   const known = useAppStore((s) => Boolean(s.sessions[sessionId]?.terminals[terminalId]));
+  const agentOwned = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.owner === 'agent');
+  if (agentOwned) return <AgentTerminal sessionId={sessionId} terminalId={terminalId} />;
   if (!known) {
     const output = (meta as Record<string, unknown> | undefined)?.terminal_output;
     return (

@@ -8,6 +8,7 @@ import type { Settings } from '../../src-shared/settings';
 import { type AgentConnection, type ClientSide, ELICITATION_MODES, isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
+import { applyUpdateQuirks } from '../agents/quirks';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { EventLog, readEventLog } from '../store/eventLog';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
@@ -813,7 +814,7 @@ export class SessionManager {
         }
         // History replayed by `session/load` is already in our log: keep the log as the truth.
         if (session.replaying) return;
-        this.record(session, { kind: 'acp.update', update });
+        for (const body of applyUpdateQuirks(agentId, session, update, (terminalId) => session.terminals.has(terminalId))) this.record(session, body);
       },
       onGarbage: (line) => {
         // Shown where someone is looking: a running turn, else a session still connecting.

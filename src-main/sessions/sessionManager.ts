@@ -355,7 +355,7 @@ export class SessionManager {
       kind: 'auth.required',
       methods,
       message: methods.length
-        ? `${session.state.agentName} needs you to sign in.`
+        ? `${session.state.agentName} needs you to sign in.${authReason(message)}`
         : `${session.state.agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
     });
   }
@@ -1018,6 +1018,11 @@ export class SessionManager {
     this.batcher.flush();
     for (const session of this.sessions.values()) session.log.close();
   }
+}
+
+/** The agent's own words when it says more than "authentication required" (a refused key, an expired login). */
+function authReason(message: string | undefined): string {
+  return message && !/^authentication required\.?$/i.test(message.trim()) ? ` It says: ${message}` : '';
 }
 
 /** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */

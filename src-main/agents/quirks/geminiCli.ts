@@ -17,3 +17,11 @@ export function stripThoughtMarker(update: RawObject): RawObject {
   if (content?.type !== 'text' || typeof content.text !== 'string' || !EMPTY_SUBJECT.test(content.text)) return update;
   return { ...update, content: { ...content, text: content.text.replace(EMPTY_SUBJECT, '') } };
 }
+
+/**
+ * Gemini CLI's "Use Gemini API key" method has no ACP type (so it would be a bare `agent`
+ * method whose `authenticate` fails without a key) and carries `_meta["api-key"]`. The key is
+ * the environment variable Gemini documents, `GEMINI_API_KEY`: the app asks for it like an
+ * `env_var` method (stored as a secret, the agent restarted with it), then calls `authenticate`.
+ */
+export const API_KEY_VARIABLES: Record<string, string> = { google: 'GEMINI_API_KEY', gemini: 'GEMINI_API_KEY' };

@@ -1,6 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentProcess, type ExitInfo, type LaunchSpec } from '../agents/agentProcess';
 import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
+import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
 import { tapMessages } from './rawTap';
 
 type RawObject = Record<string, unknown>;
@@ -82,8 +83,8 @@ export const CLIENT_CAPABILITIES = {
   session: { configOptions: { boolean: {} } },
   auth: { terminal: true },
   elicitation: { form: {}, url: {} },
-  // Zed's pre-`type: "terminal"` sign-in extension (see agents/quirks/claudeCodeAcp.ts).
-  _meta: { ...LEGACY_TERMINAL_AUTH_CAPABILITY },
+  // Zed's pre-`type: "terminal"` sign-in extension (quirks/claudeCodeAcp.ts); Codex's streamed command output (quirks/codexAcp.ts).
+  _meta: { ...LEGACY_TERMINAL_AUTH_CAPABILITY, ...TERMINAL_OUTPUT_CAPABILITY },
 } satisfies acp.ClientCapabilities;
 
 /** Permission option kinds of ACP v1; anything else is replaced before the SDK validates it. */

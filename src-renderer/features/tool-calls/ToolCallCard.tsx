@@ -4,12 +4,14 @@ import { useAppStore } from '../../store/appStore';
 import { useUiStore } from '../../store/uiStore';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
+import { Markdown } from '../chat/Markdown';
 import { DiffBlock } from '../diff/DiffBlock';
 import { DiffChanges } from '../diff/DiffChanges';
 import { AgentTerminal } from '../agent-work/AgentTerminal';
 import { cancelToolCall } from '../agent-work/cancelWork';
 import { PermissionCard } from '../permission/PermissionCard';
 import { TerminalView } from '../terminal/TerminalView';
+import { shownToolStatus } from './toolStatus';
 
 const KIND_LABELS: Record<string, string> = {
   read: 'Read',
@@ -44,24 +46,27 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
   const inputOpen = useUiStore((s) => s.expanded[inputKey]);
   const outputOpen = useUiStore((s) => s.expanded[outputKey] ?? false);
   const knownKind = KNOWN_TOOL_KINDS.includes(entry.toolKind);
-  const status = STATUS[entry.status] ?? { label: entry.status, icon: 'unknown' };
-  const knownStatus = entry.status in STATUS;
+  const terminals = useAppStore((s) => s.sessions[sessionId]?.terminals);
+  const shown = shownToolStatus(entry, terminals);
+  const status = STATUS[shown.status] ?? { label: shown.status, icon: 'unknown' };
+  const knownStatus = shown.status in STATUS;
+  const statusLabel = shown.exitNote ? `${status.label} (${shown.exitNote})` : status.label;
   const command = commandOf(entry.rawInput);
   // What is being approved is always on screen: the command, the input, the diff.
   const showInput = inputOpen ?? Boolean(permission);
   const title = entry.title || command || entry.toolCallId;
 
   return (
-    <article className={`entry tool tool-${knownStatus ? entry.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
+    <article className={`entry tool tool-${knownStatus ? shown.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
       <header className="tool-header">
         <span className={`tool-kind kind-${knownKind ? entry.toolKind : 'unknown'}`} title={`Kind: ${entry.toolKind}`}>
           <Icon name={knownKind ? entry.toolKind : 'unknown'} label={KIND_LABELS[entry.toolKind] ?? `Unknown kind ${entry.toolKind}`} />
         </span>
         <span className="tool-title">{title}</span>
         {!knownKind && <span className="badge-neutral">{entry.toolKind}</span>}
-        <span className={`tool-status status-${knownStatus ? entry.status : 'unknown'}`} role="status" aria-label={`Status: ${status.label}`}>
+        <span className={`tool-status status-${knownStatus ? shown.status : 'unknown'}`} role="status" aria-label={`Status: ${statusLabel}`}>
           {status.icon === 'spinner' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status.icon} />}
-          {status.label}
+          {statusLabel}
         </span>
         {entry.capabilities?.cancel != null && (
           <button type="button" className="small" onClick={() => void cancelToolCall(sessionId, entry.toolCallId)}>
@@ -158,7 +163,13 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
   switch (content.type) {
     case 'content': {
       const block = content.content as { type?: string; text?: string } | undefined;
-      if (block?.type === 'text') return <pre className="tool-text">{block.text}</pre>;
+      // Tool output text is Markdown (Claude Code wraps command output in ```console fences), as in Zed.
+      if (block?.type === 'text')
+        return (
+          <div className="tool-text tool-markdown" aria-label="Tool output">
+            <Markdown text={block.text ?? ''} />
+          </div>
+        );
       return <UnknownBox label={`content ${String(block?.type)}`} raw={block} />;
     }
     case 'diff': {

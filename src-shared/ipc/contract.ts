@@ -4,6 +4,7 @@ import type { AppState } from './appState';
 import { event, request } from './define';
 import { registryEvents, registryRequests } from './registryContract';
 import { historyRequests } from './historyContract';
+import { logRequests } from './logContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -121,6 +122,7 @@ export const requests = {
   ),
   ...registryRequests,
   ...historyRequests,
+  ...logRequests,
 } as const;
 
 export const events = {

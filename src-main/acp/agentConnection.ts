@@ -3,6 +3,7 @@ import { AgentProcess, type ExitInfo, type LaunchSpec } from '../agents/agentPro
 import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
 import { tapMessages } from './rawTap';
+import { UserError as ProtocolError } from '../errors/errors';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -93,15 +94,8 @@ const PERMISSION_OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_o
 /** Elicitation modes this client can show; others are refused with -32602 (rfds-elicitation). */
 export const ELICITATION_MODES = new Set(['form', 'url']);
 
-export class ProtocolError extends Error {
-  constructor(
-    message: string,
-    readonly code?: number,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
+/** The user-facing error (`errors/errors.ts`), under the name the rest of main still uses. */
+export { ProtocolError };
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {

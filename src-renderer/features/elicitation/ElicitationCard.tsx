@@ -4,7 +4,7 @@ import { bridge } from '../../bridge';
 import { run } from '../../store/appStore';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
-import { initialValue, parseSchema, toContent, validate, type Field, type Value } from './schema';
+import { formProblems, initialValue, parseSchema, toContent, type Field, type Value } from '../../../src-shared/acp/elicitation';
 
 type Action = 'accept' | 'decline' | 'cancel';
 
@@ -57,14 +57,7 @@ function ElicitationForm({ requestId, schema, onRespond }: { requestId: string; 
     form.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
   }, [requestId]);
 
-  const check = (next: Record<string, Value>) => {
-    const found: Record<string, string> = {};
-    for (const field of fields) {
-      const problem = validate(field, next[field.key]);
-      if (problem) found[field.key] = problem;
-    }
-    return found;
-  };
+  const check = (next: Record<string, Value>) => formProblems(fields, next);
   const set = (key: string, value: Value) => {
     const next = { ...values, [key]: value };
     setValues(next);

@@ -1,7 +1,6 @@
 import type { ToolCallEntry } from '../../../src-shared/session/state';
 import { KNOWN_TOOL_KINDS } from '../../../src-shared/session/reducer';
-import { useAppStore } from '../../store/appStore';
-import { useUiStore } from '../../store/uiStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { DiffBlock } from '../diff/DiffBlock';
@@ -32,13 +31,13 @@ const STATUS: Record<string, { label: string; icon: string }> = {
 
 /** A tool call: kind, title, status, what it touches and its content; the permission card on it. */
 export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: ToolCallEntry }) {
-  const permission = useAppStore((s) =>
+  const permission = useStore((s) =>
     entry.permissionRequestId ? s.sessions[sessionId]?.permissions.find((p) => p.requestId === entry.permissionRequestId) : undefined,
   );
   const inputKey = `${entry.toolCallId}:input`;
   const outputKey = `${entry.toolCallId}:output`;
-  const inputOpen = useUiStore((s) => s.expanded[inputKey]);
-  const outputOpen = useUiStore((s) => s.expanded[outputKey] ?? false);
+  const inputOpen = useStore((s) => s.expanded[inputKey]);
+  const outputOpen = useStore((s) => s.expanded[outputKey] ?? false);
   const knownKind = KNOWN_TOOL_KINDS.includes(entry.toolKind);
   const status = STATUS[entry.status] ?? { label: entry.status, icon: 'unknown' };
   const knownStatus = entry.status in STATUS;
@@ -75,7 +74,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
             const label = `${path}${line ? `:${line}` : ''}`;
             return (
               <li key={i}>
-                <button type="button" className="location" title={`Open ${label} (read-only)`} onClick={() => useUiStore.getState().openFile(sessionId, path, line)}>
+                <button type="button" className="location" title={`Open ${label} (read-only)`} onClick={() => useStore.getState().openFile(sessionId, path, line)}>
                   <Icon name="file" />
                   <span className="sr-prefix visually-hidden">Open </span>
                   {label}
@@ -90,7 +89,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
       ))}
       {entry.rawInput !== undefined && (
         <div className="raw">
-          <button type="button" className="disclosure small" aria-expanded={showInput} onClick={() => useUiStore.getState().toggle(inputKey, !showInput)}>
+          <button type="button" className="disclosure small" aria-expanded={showInput} onClick={() => useStore.getState().toggle(inputKey, !showInput)}>
             <Icon name={showInput ? 'chevronDown' : 'chevronRight'} /> Raw input
           </button>
           {showInput && <pre aria-label="Raw input">{JSON.stringify(entry.rawInput, null, 2)}</pre>}
@@ -98,7 +97,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
       )}
       {entry.rawOutput !== undefined && (
         <div className="raw">
-          <button type="button" className="disclosure small" aria-expanded={outputOpen} onClick={() => useUiStore.getState().toggle(outputKey)}>
+          <button type="button" className="disclosure small" aria-expanded={outputOpen} onClick={() => useStore.getState().toggle(outputKey)}>
             <Icon name={outputOpen ? 'chevronDown' : 'chevronRight'} /> Raw output
           </button>
           {outputOpen && <pre aria-label="Raw output">{JSON.stringify(entry.rawOutput, null, 2)}</pre>}
@@ -172,7 +171,7 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
 }
 
 function ToolTerminal({ sessionId, terminalId, meta }: { sessionId: string; terminalId: string; meta: unknown }) {
-  const known = useAppStore((s) => Boolean(s.sessions[sessionId]?.terminals[terminalId]));
+  const known = useStore((s) => Boolean(s.sessions[sessionId]?.terminals[terminalId]));
   if (!known) {
     const output = (meta as Record<string, unknown> | undefined)?.terminal_output;
     return (

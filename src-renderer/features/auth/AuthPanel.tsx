@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AuthMethodInfo } from '../../../src-shared/session/events';
-import { bridge } from '../../bridge';
-import { useAppStore } from '../../store/appStore';
+import { useStore } from '../../store';
+import { startSignIn } from './actions';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { TerminalView } from '../terminal/TerminalView';
 import './auth.css';
@@ -47,11 +47,11 @@ function httpLink(value: unknown): string | null {
  * this app does not know are listed with their raw JSON and cannot be started.
  */
 export function AuthPanel({ sessionId }: { sessionId: string }) {
-  const methods = useAppStore((s) => s.sessions[sessionId]?.authMethods ?? null);
-  const agentId = useAppStore((s) => s.sessions[sessionId]?.agentId);
-  const agentName = useAppStore((s) => s.sessions[sessionId]?.agentName || 'The agent');
-  const signIn = useAppStore((s) => s.app?.agents.find((a) => a.id === agentId)?.signIn);
-  const terminalId = useAppStore((s) => {
+  const methods = useStore((s) => s.sessions[sessionId]?.authMethods ?? null);
+  const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
+  const agentName = useStore((s) => s.sessions[sessionId]?.agentName || 'The agent');
+  const signIn = useStore((s) => s.app?.agents.find((a) => a.id === agentId)?.signIn);
+  const terminalId = useStore((s) => {
     const terminals = Object.values(s.sessions[sessionId]?.terminals ?? {}).filter((t) => t.interactive && !t.released);
     return terminals.at(-1)?.terminalId ?? null;
   });
@@ -67,7 +67,7 @@ export function AuthPanel({ sessionId }: { sessionId: string }) {
     setBusy(methodId);
     setFailure(null);
     try {
-      const result = await bridge.request('auth.start', { sessionId, methodId, ...(env ? { env } : {}) });
+      const result = await startSignIn(sessionId, methodId, env);
       if (result?.terminalId) setShownTerminal(result.terminalId);
       return result;
     } catch (error) {

@@ -36,7 +36,7 @@ export function registryHandlers(core: AppCore): RegistryHandlers {
   return {
     'registry.list': () => registryService(core).list(),
     'registry.refresh': () => registryService(core).refresh(),
-    'agent.install': ({ agentId, distribution }) => registryService(core).install(agentId, distribution),
+    'agent.install': ({ agentId, distribution, ignoreEngines }) => registryService(core).install(agentId, distribution, ignoreEngines),
     'agent.cancelInstall': async ({ agentId }) => registryService(core).cancel(agentId),
     'agent.update': ({ agentId }) => registryService(core).update(agentId),
     'agent.uninstall': ({ agentId }) => registryService(core).uninstall(agentId),

@@ -107,7 +107,8 @@ async function act(agentId: string, action: Action, input: { agentId: string; di
   }
 }
 
-export const installAgent = (agentId: string, distribution?: 'binary' | 'npx' | 'uvx') => act(agentId, 'agent.install', { agentId, distribution });
+export const installAgent = (agentId: string, distribution?: 'binary' | 'npx' | 'uvx', ignoreEngines?: boolean) =>
+  act(agentId, 'agent.install', { agentId, distribution, ...(ignoreEngines ? { ignoreEngines } : {}) });
 export const updateAgent = (agentId: string) => act(agentId, 'agent.update', { agentId });
 export const uninstallAgent = (agentId: string) => {
   useRegistryStore.setState({ confirmUninstall: null });

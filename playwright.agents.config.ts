@@ -16,4 +16,6 @@ export default defineConfig({
   reporter: [['list']],
   outputDir: 'test-results/agents',
   globalTeardown: './e2e/agents/teardown.ts',
+  // A check that waits for an element gives up after 15 s and is recorded as failed (the default is no limit).
+  use: { ...base.use, actionTimeout: 15_000 },
 });

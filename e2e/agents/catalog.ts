@@ -106,7 +106,7 @@ export const AGENTS: CompatAgent[] = [
     args: ['--acp'],
     quirks: /qwen/i,
     setup: (url, home) => {
-      file(join(home, '.qwen/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'openai' } }, model: { name: MODEL }, general: { disableAutoUpdate: true }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false } }, null, 2));
+      file(join(home, '.qwen/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'openai' } }, model: { name: MODEL }, tools: { approvalMode: 'default' }, general: { disableAutoUpdate: true }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false } }, null, 2));
       return { ...common(home), OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: MODEL };
     },
   },
@@ -123,12 +123,14 @@ export const AGENTS: CompatAgent[] = [
       file(
         join(codexHome, 'config.toml'),
         [
-          `model = "${MODEL}"`,
+          // A known model name: Codex gives an unknown one no file-editing tool (no apply_patch, so no diffs).
+          'model = "gpt-5.3-codex"',
           'model_provider = "compat"',
           'model_reasoning_summary = "detailed"',
           // No bubblewrap on most containers: run commands unsandboxed, but ask before anything but reads.
           'sandbox_mode = "danger-full-access"',
           'approval_policy = "untrusted"',
+
           '',
           '[model_providers.compat]',
           'name = "Compat model server"',

@@ -15,7 +15,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { startHost, type RunningHost } from '../fixtures/host';
 import { AGENTS, type CompatAgent } from './catalog';
 import { agentDir, install, installedVersion, registryUnreachable } from './install';
-import { FILE, FINAL_TEXT, marker, SECOND_TEXT, THOUGHT } from './model-server/script';
+import { FILE, FINAL_TEXT, marker, SECOND_TEXT, SHELL_COMMAND, THOUGHT } from './model-server/script';
 import { startModelServer, type ModelServer } from './model-server/server';
 import { RESULTS_DIR, writeResult, type AgentResult, type Check } from './results';
 import { observations, readWire } from './wire';
@@ -24,7 +24,6 @@ const WIRE_TAP = join(import.meta.dirname, 'wireTap.mjs');
 const only = process.env.AGENTS?.split(',').map((s) => s.trim()).filter(Boolean);
 const selected = AGENTS.filter((agent) => !only?.length || only.includes(agent.id));
 
-test.describe.configure({ mode: 'serial' });
 
 let unreachable: string | null = null;
 let server: ModelServer;
@@ -142,6 +141,10 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
     await expect(log.getByText(FINAL_TEXT)).toBeVisible({ timeout: turnEnded ? 10_000 : 1000 });
   });
   await check('thought', async () => {
+    // The thought opens turn 1: scroll back up to it (the transcript renders only what is near the viewport).
+    await log.evaluate((element) => {
+      for (let node: HTMLElement | null = element as HTMLElement; node; node = node.parentElement) node.scrollTop = 0;
+    });
     const toggle = log.getByRole('button', { name: /^Thought/ }).first();
     await expect(toggle).toBeVisible({ timeout: 5000 });
     if ((await toggle.getAttribute('aria-expanded')) === 'false') await toggle.click();
@@ -149,6 +152,7 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
     if (text !== THOUGHT) throw new Error(`the thought reads ${JSON.stringify(text.slice(0, 120))}, expected ${JSON.stringify(THOUGHT)}`);
   });
   const path = join(workspace, FILE);
+  await toLatest();
   await check('file written', async () => {
     const disk = existsSync(path) ? readFileSync(path, 'utf8') : null;
     if (disk !== 'HELLO\n') throw new Error(`${FILE} on disk is ${JSON.stringify(disk)}, expected "HELLO\\n"`);
@@ -175,7 +179,12 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
     const text = await log.innerText();
     if (/execvp\(3\) failed/.test(text)) throw new Error('the command ran as a program name: "execvp(3) failed.: No such file or directory"');
     if (/not run by this app/.test(text) && !/shell-ok\s*\n+\s*HELLO/.test(text)) throw new Error('the terminal shows "(not run by this app)" and no output');
-    if (!/shell-ok\s*\n+\s*HELLO/.test(text)) throw new Error('no tool card shows the output "shell-ok / HELLO" of `echo shell-ok && cat hello.txt`');
+    if (!/shell-ok\s*\n+\s*HELLO/.test(text)) {
+      // Tell an app defect from an agent that never sends the output.
+      const wire = existsSync(wireLog) ? readFileSync(wireLog, 'utf8') : '';
+      const sent = /shell-ok(\\r)?\\n(\\u001b\[[0-9;]*m)*HELLO/.test(wire) || /"method":"terminal\/create"/.test(wire);
+      throw new Error(`no tool card shows the output "shell-ok / HELLO" of \`${SHELL_COMMAND}\`${sent ? '' : ' (the agent sent no output over ACP: neither in a tool update nor through terminal/create)'}`);
+    }
   });
   await check('tool output without raw Markdown fences', async () => {
     const fences = await log.getByRole('article').filter({ hasText: /```/ }).count();

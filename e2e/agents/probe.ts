@@ -91,7 +91,7 @@ function answer(requestId: number, method: string, params: Record<string, unknow
   if (method === 'terminal/release' || method === 'terminal/kill') return send({ id: requestId, result: {} });
   send({ id: requestId, error: { code: -32601, message: `probe: no ${method}` } });
 }
-const init = await request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true }, clientInfo: { name: 'probe', version: '0' } });
+const init = await request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, ...(process.env.PROBE_META ? { _meta: JSON.parse(process.env.PROBE_META) as object } : {}) }, clientInfo: { name: 'probe', version: '0' } });
 console.log('INIT', JSON.stringify(init).slice(0, 800));
 const session = (await request('session/new', { cwd: workspace, mcpServers: [] })) as { sessionId?: string };
 console.log('SESSION', JSON.stringify(session).slice(0, 800));

@@ -118,9 +118,9 @@ async function handle(request: IncomingMessage, response: ServerResponse, reques
   for (const event of events) {
     write(event);
     if (step.slow && step.text && typeof event.data !== 'string' && JSON.stringify(event.data).includes(JSON.stringify(step.text.split(' ')[0]))) {
-      // The Stop scenario: a text delta, then more dots every half second until the client goes (at most 90 s).
+      // The Stop scenario: a text delta, then more dots every half second until the client goes (at most 30 s).
       const dot = { ...event, data: JSON.parse(JSON.stringify(event.data).replace(JSON.stringify(step.text.split(' ')[0]), '"."')) as Json };
-      for (let i = 0; i < 180 && !closed; i++) {
+      for (let i = 0; i < 60 && !closed; i++) {
         await new Promise((resolve) => setTimeout(resolve, 500));
         write(dot);
       }

@@ -159,6 +159,8 @@ export const AGENTS: CompatAgent[] = [
         share: 'disabled',
         model: `compat/${MODEL}`,
         small_model: `compat/${MODEL}`,
+        // OpenCode allows everything by default: ask, so the suite can answer a permission.
+        permission: { edit: 'ask', bash: 'ask' },
         provider: { compat: { npm: '@ai-sdk/openai-compatible', name: 'Compat model server', options: { baseURL: `${url}/v1`, apiKey: KEY }, models: { [MODEL]: { name: 'Compat model', reasoning: true, tool_call: true } } } },
       }),
       OPENCODE_DISABLE_AUTOUPDATE: 'true',

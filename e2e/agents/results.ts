@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { observations, readWire } from './wire';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RESULTS_DIR = join(ROOT, 'e2e/artifacts/agents');
@@ -53,8 +54,8 @@ export function quirkFiles(): { file: string; summary: string }[] {
     .map((file) => {
       const text = readFileSync(join(QUIRKS_DIR, file), 'utf8');
       const comment = /\/\*\*([\s\S]*?)\*\//.exec(text)?.[1] ?? '';
-      const flat = comment.replace(/^\s*\* ?/gm, '').replace(/\s+/g, ' ').trim();
-      const sentence = /^(.*?[.:])(\s|$)/.exec(flat)?.[1] ?? flat;
+      const flat = comment.replace(/^\s*\* ?/gm, '').replace(/\s+/g, ' ').replace(/^Quirk:\s*/i, '').trim();
+      const sentence = /^(.*?\.)(\s|$)/.exec(flat)?.[1] ?? flat;
       return { file, summary: sentence.replace(/\|/g, '\\|').slice(0, 160) };
     });
 }
@@ -90,6 +91,8 @@ export function renderTable(results: AgentResult[]): string {
     }
   }
   if (!any) lines.push('None.');
+  lines.push('', '### Seen on the wire', '', 'Messages worth a look, as each agent sent them (in full in `e2e/artifacts/agents/<id>.json`).', '');
+  for (const r of results) if (r.observations.length) lines.push(`- **${r.name}**: ${r.observations.map((o) => o.what).join('; ')}`);
   lines.push('', '### Quirk files', '', '| file | handles |', '|---|---|');
   for (const q of quirks) lines.push(`| \`src-main/agents/quirks/${q.file}\` | ${q.summary} |`);
   if (!quirks.length) lines.push('| – | – |');
@@ -100,6 +103,11 @@ export function renderTable(results: AgentResult[]): string {
 export function writeTable(): void {
   const results = readResults();
   if (!results.length) return;
+  // Read again from the wire logs, so results of earlier runs get the current labels.
+  for (const r of results) {
+    const wire = readWire(join(RESULTS_DIR, `${r.id}.wire.jsonl`));
+    if (wire.length) r.observations = observations(wire);
+  }
   const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Agents\n';
   const section = `${START}\n${renderTable(results)}\n${END}`;
   const start = doc.indexOf(START);

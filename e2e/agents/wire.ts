@@ -43,10 +43,16 @@ export function observations(lines: Line[]): { what: string; message: unknown }[
       if (Array.isArray(result?.authMethods) && result.authMethods.length) add('sign-in methods at initialize', result.authMethods);
       if (msg.method === 'terminal/create') add(`terminal/create (${Array.isArray(params.args) && params.args.length ? 'with args' : 'command only, no args'})`, msg);
       if (typeof msg.method === 'string' && msg.id !== undefined && !STANDARD.has(msg.method)) add(`request outside the protocol: ${msg.method}`, msg, msg.method);
-      if (update.sessionUpdate === 'agent_thought_chunk') add('first thought chunk', msg);
+      if (update.sessionUpdate === 'agent_thought_chunk') {
+        const text = String((update.content as Json | undefined)?.text ?? '');
+        add(`first thought chunk${text.startsWith('****') ? ' starts with "****"' : ''}`, msg, 'thought');
+      }
       const content = Array.isArray(update.content) ? (update.content as Json[]) : [];
       for (const block of content) {
-        if (block.type === 'diff') add(`diff content (${update.sessionUpdate})`, msg, `diff-${String(block.oldText === null || block.oldText === undefined ? 'new' : 'edit')}`);
+        if (block.type === 'diff') {
+          const old = block.oldText === undefined ? 'absent' : block.oldText === null ? 'null' : block.oldText === '' ? '""' : JSON.stringify(String(block.oldText).slice(0, 12));
+          add(`diff with oldText ${old}, newText ${JSON.stringify(String(block.newText).slice(0, 12))}`, msg, `diff-${old}`);
+        }
         if (block.type === 'terminal') add('terminal content block', msg);
         const text = ((block.content as Json | undefined)?.text ?? '') as string;
         if (typeof text === 'string' && text.startsWith('```')) add('tool output as a Markdown fence', msg);

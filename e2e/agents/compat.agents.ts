@@ -208,13 +208,18 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
     await expect(log.getByText(/Working/).last()).toBeVisible({ timeout: 60_000 });
     let how = '';
     try {
-      await page.getByRole('button', { name: 'Stop' }).click({ timeout: 5000 });
+      await page.getByRole('button', { name: 'Stop' }).click({ timeout: 15_000 });
     } catch (error) {
       // Seen with Codex: the button is there but a click does not land; the same command by keyboard.
       how = `the Stop button could not be clicked (${(error as Error).message.split('\n').find((l) => /-\s/.test(l))?.trim() ?? 'timeout'}), Esc used`;
       await page.getByRole('textbox', { name: 'Message' }).press('Escape');
     }
-    await expect(log.getByText('Stopped').last()).toBeVisible({ timeout: 30_000 });
+    try {
+      await expect(log.getByText('Stopped').last()).toBeVisible({ timeout: 30_000 });
+    } catch {
+      const cancelled = existsSync(wireLog) && readFileSync(wireLog, 'utf8').includes('"method":"session/cancel"');
+      throw new Error(`"Stopped" not shown within 30 s; ${how || 'the Stop button was clicked'}; ${cancelled ? 'session/cancel was sent' : 'no session/cancel reached the agent'}`);
+    }
     if (how) throw new Error(how);
     await expect(status).toHaveText('Idle', { timeout: 30_000 });
   });

@@ -13,7 +13,7 @@ import type { CompatAgent } from './catalog';
 
 const run = promisify(execFile);
 export const CACHE = process.env.ACP_AGENTS_CACHE ?? join(homedir(), '.cache/acp-desktop-agents');
-export const REGISTRY = 'https://registry.npmjs.org/';
+export const REGISTRY = process.env.ACP_AGENTS_REGISTRY ?? 'https://registry.npmjs.org/';
 
 export function agentDir(agent: CompatAgent): string {
   return join(CACHE, agent.id);

@@ -162,7 +162,11 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
   });
   await check('Review panel matches disk', async () => {
     const panel = page.getByRole('complementary', { name: 'Side panel' });
-    if (!(await panel.isVisible())) await page.getByRole('button', { name: 'Show side panel' }).click();
+    if (!(await panel.isVisible())) {
+      const show = page.getByRole('button', { name: 'Show side panel' });
+      if (!(await show.isVisible())) throw new Error('no side panel to open: no change to hello.txt reached the app');
+      await show.click();
+    }
     await panel.getByRole('tab', { name: 'Review' }).click();
     const entry = panel.getByRole('list', { name: 'Changed files' }).getByRole('button', { name: new RegExp(FILE.replace('.', '\\.')) });
     await expect(entry).toBeVisible({ timeout: 5000 });

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import base from './playwright.config';
+import base from '../../playwright.config';
 
 /**
  * The opt-in compatibility suite (`npm run test:agents`): real agents from npm against the
@@ -8,14 +8,14 @@ import base from './playwright.config';
  */
 export default defineConfig({
   ...base,
-  testDir: 'e2e/agents',
+  testDir: '.',
   testMatch: '**/*.agents.ts',
   timeout: 15 * 60_000,
   workers: 1,
   retries: 0,
   reporter: [['list']],
-  outputDir: 'test-results/agents',
-  globalTeardown: './e2e/agents/teardown.ts',
+  outputDir: '../../test-results/agents',
+  globalTeardown: './teardown.ts',
   // A check that waits for an element gives up after 15 s and is recorded as failed (the default is no limit).
   use: { ...base.use, actionTimeout: 15_000 },
 });

@@ -116,7 +116,8 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
     case 'turn.ended':
       settleOpenToolCalls(state, event.stopReason === 'cancelled' ? 'canceled' : 'completed');
       state.currentTurnId = null;
-      state.status = state.permissions.length || state.elicitations.length ? 'waiting' : event.error ? 'error' : 'idle';
+      // A sign-in asked for by the prompt is a step, not a failure: the session waits for the person.
+      state.status = state.permissions.length || state.elicitations.length || state.authMethods ? 'waiting' : event.error ? 'error' : 'idle';
       push(state, { kind: 'stop', id: entryId(state, event.seq), stopReason: event.stopReason, error: event.error, ...(event.usage ? { usage: event.usage } : {}) });
       return;
     case 'prompt.queued':

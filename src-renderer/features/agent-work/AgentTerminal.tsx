@@ -1,8 +1,8 @@
 import './agentWork.css';
-import { useAppStore } from '../../store/appStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { TerminalView } from '../terminal/TerminalView';
-import { cancelAgentTerminal } from './cancelWork';
+import { cancelAgentTerminal } from './actions';
 
 /**
  * A terminal the agent runs and reports (ACP v2): shown in xterm like the app's own, with a
@@ -10,8 +10,8 @@ import { cancelAgentTerminal } from './cancelWork';
  * the view starts over (`outputEpoch`).
  */
 export function AgentTerminal({ sessionId, terminalId, rows = 10 }: { sessionId: string; terminalId: string; rows?: number }) {
-  const epoch = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.outputEpoch ?? 0);
-  const cancellable = useAppStore((s) => {
+  const epoch = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.outputEpoch ?? 0);
+  const cancellable = useStore((s) => {
     const terminal = s.sessions[sessionId]?.terminals[terminalId];
     return Boolean(terminal?.cancellable && !terminal.exited);
   });

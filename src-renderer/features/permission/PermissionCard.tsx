@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import type { PendingPermission } from '../../../src-shared/session/state';
-import { bridge } from '../../bridge';
-import { run } from '../../store/appStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { answerPermission } from './actions';
 import { PermissionSubject } from './PermissionSubject';
 
 const KIND_ICONS: Record<string, string> = { allow_once: 'check', allow_always: 'check', reject_once: 'x', reject_always: 'x' };
@@ -12,9 +12,6 @@ const KIND_HINTS: Record<string, string> = {
   reject_once: 'reject this time',
   reject_always: 'reject and remember',
 };
-
-/** Requests whose first option already took the focus once (rows remount when scrolled). */
-const focused = new Set<string>();
 
 /**
  * The permission question on its tool call: one button per option, named as the agent names
@@ -26,8 +23,9 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
   const title = String(permission.title ?? permission.toolCall.title ?? 'The agent asks for permission');
 
   useEffect(() => {
-    if (focused.has(permission.requestId)) return;
-    focused.add(permission.requestId);
+    // Once per request: rows remount when scrolled, and must not take the focus again.
+    if (useStore.getState().focusedPermissions[permission.requestId]) return;
+    useStore.setState((s) => ({ focusedPermissions: { ...s.focusedPermissions, [permission.requestId]: true } }));
     const active = document.activeElement as HTMLElement | null;
     const typing = active instanceof HTMLTextAreaElement && active.value.length > 0;
     // Only when the card is on screen: a focused option that is scrolled away could be approved unseen.
@@ -81,7 +79,7 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
             type="button"
             className={`option option-${KIND_HINTS[option.kind] ? option.kind : 'unknown'}`}
             title={KIND_HINTS[option.kind] ? `${option.name} (${KIND_HINTS[option.kind]})` : `${option.name} (${option.kind})`}
-            onClick={() => void run(bridge.request('permission.respond', { sessionId, requestId: permission.requestId, optionId: option.optionId }))}
+            onClick={() => answerPermission(sessionId, permission.requestId, option.optionId)}
           >
             <Icon name={KIND_ICONS[option.kind] ?? 'unknown'} />
             {option.name}

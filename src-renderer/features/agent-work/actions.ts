@@ -1,6 +1,6 @@
 import type { AgentWorkRequest } from '../../../src-shared/ipc/agentWorkContract';
 import { bridge } from '../../bridge';
-import { run } from '../../store/appStore';
+import { run } from '../../store';
 
 /** The rows of agentWorkContract.ts are not in the contract table yet: called by name. */
 const call = bridge.request as unknown as (name: AgentWorkRequest, payload: Record<string, string>) => Promise<unknown>;

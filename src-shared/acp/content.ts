@@ -1,5 +1,5 @@
 import { KNOWN_TOOL_CONTENT_TYPES, isKnown } from './known';
-import { isObject, memoView, num, obj, str, type Raw } from './read';
+import { isObject, memoView, num, obj, objects, str, type Raw } from './read';
 
 /** An ACP content block, typed by `type`; `unknown` keeps a future or extension type as it came. */
 export type ContentBlockView =
@@ -48,7 +48,8 @@ export function blockText(raw: Raw): string {
 /** One item of a tool call's `content`, typed by `type`; `unknown` keeps the item as it came. */
 export type ToolContentView =
   | { type: 'content'; block: ContentBlockView | null; raw: Raw }
-  | { type: 'diff'; path: string; oldText: string | null; newText: string; deleted: boolean; raw: Raw }
+  /** `changes`: a diff given as a list of file changes with an optional patch (ACP v2), else null. */
+  | { type: 'diff'; path: string; oldText: string | null; newText: string; deleted: boolean; changes: Raw[] | null; raw: Raw }
   | { type: 'terminal'; terminalId: string; raw: Raw }
   | { type: 'unknown'; typeName: string; raw: Raw };
 
@@ -59,7 +60,15 @@ export const toolContentView = memoView((raw): ToolContentView => {
     case 'content':
       return { type, block: isObject(raw.content) ? contentBlockView(raw.content) : null, raw };
     case 'diff':
-      return { type, path: str(raw.path) ?? '', oldText: str(raw.oldText) ?? null, newText: str(raw.newText) ?? '', deleted: raw.deleted === true, raw };
+      return {
+        type,
+        path: str(raw.path) ?? '',
+        oldText: str(raw.oldText) ?? null,
+        newText: str(raw.newText) ?? '',
+        deleted: raw.deleted === true,
+        changes: Array.isArray(raw.changes) ? objects(raw.changes) : null,
+        raw,
+      };
     case 'terminal':
       return { type, terminalId: String(raw.terminalId ?? ''), raw };
   }

@@ -25,6 +25,8 @@ export const KNOWN_TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'ex
 
 /** `ToolCall.status`. */
 export const KNOWN_TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'] as const;
+/** `ToolCall.status` values ACP v2 adds (a call the agent paused). */
+export const KNOWN_V2_TOOL_STATUSES = ['paused'] as const;
 /** The app's own tool-call statuses (a permission waits; the turn ended with the call open). */
 export const APP_TOOL_STATUSES = ['awaiting_permission', 'canceled'] as const;
 

@@ -1,4 +1,4 @@
-import { KNOWN_TOOL_KINDS, KNOWN_TOOL_STATUSES, APP_TOOL_STATUSES, isKnown } from './known';
+import { KNOWN_TOOL_KINDS, KNOWN_TOOL_STATUSES, KNOWN_V2_TOOL_STATUSES, APP_TOOL_STATUSES, isKnown } from './known';
 import { isObject, memoView, str, type Raw } from './read';
 
 /** The tool call a permission request is about (`RequestPermissionRequest.toolCall`): the fields shown. */
@@ -8,7 +8,8 @@ export const toolCallRefView = memoView(
 );
 
 export const isKnownToolKind = (kind: string) => isKnown(KNOWN_TOOL_KINDS, kind);
-export const isKnownToolStatus = (status: string) => isKnown(KNOWN_TOOL_STATUSES, status) || isKnown(APP_TOOL_STATUSES, status);
+export const isKnownToolStatus = (status: string) =>
+  isKnown(KNOWN_TOOL_STATUSES, status) || isKnown(KNOWN_V2_TOOL_STATUSES, status) || isKnown(APP_TOOL_STATUSES, status);
 
 /** The command line of an `execute` call, from its raw input (`command` + `args`, or an argv list). */
 export function toolCommand(rawInput: unknown): string | null {

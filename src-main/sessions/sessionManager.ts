@@ -8,8 +8,10 @@ import type { Settings } from '../../src-shared/settings';
 import { type AgentConnection, type ClientSide, ELICITATION_MODES, isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
+import { applyUpdateQuirks } from '../agents/quirks';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
-import { EventLog, readEventLog } from '../store/eventLog';
+import { pathInside } from '../store/dataPath';
+import { damageNotice, EventLog, readEventLog, saveNotice } from '../store/eventLog';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
@@ -93,7 +95,7 @@ export class SessionManager {
   }
 
   logFile(sessionId: string): string {
-    return join(this.options.dataDir, 'sessions', `${sessionId}.jsonl`);
+    return pathInside(join(this.options.dataDir, 'sessions'), `${sessionId}.jsonl`);
   }
 
   // ---------------------------------------------------------------- events
@@ -187,7 +189,11 @@ export class SessionManager {
         this.unfolded.length = 0;
         folded = next;
       },
-      log: new EventLog(this.logFile(id)),
+      // A full disk: the session says it is not being saved (and again when it is), and stays up.
+      log: new EventLog(this.logFile(id), (health) => {
+        const session = this.sessions.get(id);
+        if (session) this.record(session, saveNotice(health));
+      }),
       seq: 0,
       roots,
       acpSessionId: null,
@@ -217,9 +223,8 @@ export class SessionManager {
     session.seq = state.lastSeq;
     session.acpSessionId = state.acpSessionId;
     this.sessions.set(sessionId, session);
-    if (result.skipped > 0) {
-      this.record(session, { kind: 'notice', level: 'warning', message: `${result.skipped} damaged line(s) in this session's log were skipped (usually the last line written before a crash).` });
-    }
+    // Damage already reported in an earlier run is not reported again on every restart.
+    if (result.unreported > 0) this.record(session, damageNotice(result.unreported));
     // A turn that was running when the app stopped never got its end: close it honestly.
     if (state.currentTurnId) {
       this.record(session, { kind: 'turn.ended', turnId: state.currentTurnId, stopReason: 'interrupted', error: 'The app stopped while this turn was running.' });
@@ -354,7 +359,7 @@ export class SessionManager {
       kind: 'auth.required',
       methods,
       message: methods.length
-        ? `${session.state.agentName} needs you to sign in.`
+        ? `${session.state.agentName} needs you to sign in.${authReason(message)}`
         : `${session.state.agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
     });
   }
@@ -813,7 +818,7 @@ export class SessionManager {
         }
         // History replayed by `session/load` is already in our log: keep the log as the truth.
         if (session.replaying) return;
-        this.record(session, { kind: 'acp.update', update });
+        for (const body of applyUpdateQuirks(agentId, session, update, (terminalId) => session.terminals.has(terminalId))) this.record(session, body);
       },
       onGarbage: (line) => {
         // Shown where someone is looking: a running turn, else a session still connecting.
@@ -1017,6 +1022,11 @@ export class SessionManager {
     this.batcher.flush();
     for (const session of this.sessions.values()) session.log.close();
   }
+}
+
+/** The agent's own words when it says more than "authentication required" (a refused key, an expired login). */
+function authReason(message: string | undefined): string {
+  return message && !/^authentication required\.?$/i.test(message.trim()) ? ` It says: ${message}` : '';
 }
 
 /** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */

@@ -25,14 +25,25 @@ export function AuthPanel({ sessionId }: { sessionId: string }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [openForm, setOpenForm] = useState<string | null>(null);
   const [shownTerminal, setShownTerminal] = useState<string | null>(null);
+  // The agent's reason for the last failed sign-in, shown here where the person is looking
+  // (a sign-in that failed and brought back the same panel looked like a silent loop).
+  const [failure, setFailure] = useState<string | null>(null);
   if (!methods) return null;
 
   const start = async (methodId: string, env?: Record<string, string>) => {
     setBusy(methodId);
-    const result = await startSignIn(sessionId, methodId, env);
-    setBusy(null);
-    if (result?.terminalId) setShownTerminal(result.terminalId);
-    return result;
+    setFailure(null);
+    try {
+      const result = await startSignIn(sessionId, methodId, env);
+      if (result?.terminalId) setShownTerminal(result.terminalId);
+      return result;
+    } catch (error) {
+      const name = methods.find((m) => m.id === methodId)?.name ?? methodId;
+      setFailure(`Sign-in with “${name}” failed: ${(error as Error).message}`);
+      return undefined;
+    } finally {
+      setBusy(null);
+    }
   };
   const terminal = shownTerminal ?? terminalId;
 
@@ -43,6 +54,11 @@ export function AuthPanel({ sessionId }: { sessionId: string }) {
         <p className="muted">{agentName} asks you to sign in but offers no sign-in method. Check its documentation, then restart it.</p>
       ) : (
         <p className="muted small">{agentName} needs you to sign in before it can go on. What you were doing continues afterwards.</p>
+      )}
+      {failure && (
+        <p className="auth-failure" role="alert">
+          {failure}
+        </p>
       )}
       <ul className="auth-methods">
         {methods.map((method) => (

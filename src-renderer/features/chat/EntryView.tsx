@@ -44,6 +44,14 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
     case 'plan':
       return <PlanSummary sessionId={sessionId} entry={entry} />;
     case 'stop':
+      // Sign-in needed: a normal step, shown in the neutral attention colour, not as an error.
+      if (entry.stopReason === 'auth_required')
+        return (
+          <div className="entry stop warning sign-in" role="status">
+            <Icon name="shield" />
+            <span>{stopLabel(entry.stopReason)}. What you sent goes to the agent again after you sign in.</span>
+          </div>
+        );
       return entry.error || !['end_turn', 'cancelled'].includes(entry.stopReason) ? (
         <div className={`entry stop${entry.error ? ' error' : ' warning'}`} role={entry.error ? 'alert' : 'status'}>
           <Icon name={entry.error ? 'x' : 'info'} />
@@ -147,7 +155,7 @@ const STOP_LABELS: Record<string, string> = {
   refusal: 'The agent refused',
   error: 'Failed',
   interrupted: 'Interrupted',
-  auth_required: 'Sign-in required',
+  auth_required: 'Sign in to continue',
 };
 
 export function stopLabel(reason: string): string {

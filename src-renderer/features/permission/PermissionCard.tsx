@@ -5,6 +5,7 @@ import type { PendingPermission } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { answerPermission } from './actions';
+import { PermissionSubject } from './PermissionSubject';
 
 type Kind = (typeof KNOWN_PERMISSION_KINDS)[number];
 const KIND_ICONS: Record<Kind, string> = { allow_once: 'check', allow_always: 'check', reject_once: 'x', reject_always: 'x' };
@@ -22,7 +23,7 @@ const KIND_HINTS: Record<Kind, string> = {
  */
 export function PermissionCard({ sessionId, permission }: { sessionId: string; permission: PendingPermission }) {
   const group = useRef<HTMLDivElement>(null);
-  const title = toolCallRefView(permission.toolCall).title ?? 'The agent asks for permission';
+  const title = permission.title ?? toolCallRefView(permission.toolCall).title ?? 'The agent asks for permission';
 
   useEffect(() => {
     // Once per request: rows remount when scrolled, and must not take the focus again.
@@ -53,6 +54,7 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
           <strong>Allow?</strong> {title}
         </span>
       </p>
+      <PermissionSubject permission={permission} />
       <div
         ref={group}
         className="permission-options"

@@ -1,13 +1,18 @@
 import type { ToolCallEntry } from '../../../src-shared/session/state';
 import { locationView, toolContentView, type ToolContentView } from '../../../src-shared/acp/content';
 import { isKnownToolKind, isKnownToolStatus, metaTerminalOutput, toolCommand } from '../../../src-shared/acp/toolCall';
-import type { KNOWN_TOOL_KINDS, APP_TOOL_STATUSES, KNOWN_TOOL_STATUSES } from '../../../src-shared/acp/known';
+import type { KNOWN_TOOL_KINDS, APP_TOOL_STATUSES, KNOWN_TOOL_STATUSES, KNOWN_V2_TOOL_STATUSES } from '../../../src-shared/acp/known';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
+import { Markdown } from '../chat/Markdown';
 import { DiffBlock } from '../diff/DiffBlock';
+import { DiffChanges } from '../diff/DiffChanges';
+import { AgentTerminal } from '../agent-work/AgentTerminal';
+import { cancelToolCall } from '../agent-work/actions';
 import { PermissionCard } from '../permission/PermissionCard';
 import { TerminalView } from '../terminal/TerminalView';
+import { shownToolStatus } from './toolStatus';
 
 const KIND_LABELS: Record<(typeof KNOWN_TOOL_KINDS)[number], string> = {
   read: 'Read',
@@ -22,13 +27,15 @@ const KIND_LABELS: Record<(typeof KNOWN_TOOL_KINDS)[number], string> = {
   other: 'Tool',
 };
 
-const STATUS: Record<(typeof KNOWN_TOOL_STATUSES)[number] | (typeof APP_TOOL_STATUSES)[number], { label: string; icon: string }> = {
+type KnownStatus = (typeof KNOWN_TOOL_STATUSES)[number] | (typeof KNOWN_V2_TOOL_STATUSES)[number] | (typeof APP_TOOL_STATUSES)[number];
+const STATUS: Record<KnownStatus, { label: string; icon: string }> = {
   pending: { label: 'Pending', icon: 'clock' },
   in_progress: { label: 'Running', icon: 'spinner' },
   completed: { label: 'Done', icon: 'check' },
   failed: { label: 'Failed', icon: 'x' },
   awaiting_permission: { label: 'Waiting for your permission', icon: 'shield' },
   canceled: { label: 'Canceled', icon: 'stop' },
+  paused: { label: 'Paused', icon: 'clock' },
 };
 
 /** A tool call: kind, title, status, what it touches and its content; the permission card on it. */
@@ -41,25 +48,33 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
   const inputOpen = useStore((s) => s.expanded[inputKey]);
   const outputOpen = useStore((s) => s.expanded[outputKey] ?? false);
   const knownKind = isKnownToolKind(entry.toolKind);
-  const knownStatus = isKnownToolStatus(entry.status);
-  const status = knownStatus ? STATUS[entry.status as keyof typeof STATUS] : { label: entry.status, icon: 'unknown' };
+  const terminals = useStore((s) => s.sessions[sessionId]?.terminals);
+  const shown = shownToolStatus(entry, terminals);
+  const knownStatus = isKnownToolStatus(shown.status);
+  const status = knownStatus ? STATUS[shown.status as keyof typeof STATUS] : { label: shown.status, icon: 'unknown' };
+  const statusLabel = shown.exitNote ? `${status.label} (${shown.exitNote})` : status.label;
   const command = toolCommand(entry.rawInput);
   // What is being approved is always on screen: the command, the input, the diff.
   const showInput = inputOpen ?? Boolean(permission);
   const title = entry.title || command || entry.toolCallId;
 
   return (
-    <article className={`entry tool tool-${knownStatus ? entry.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
+    <article className={`entry tool tool-${knownStatus ? shown.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
       <header className="tool-header">
         <span className={`tool-kind kind-${knownKind ? entry.toolKind : 'unknown'}`} title={`Kind: ${entry.toolKind}`}>
           <Icon name={knownKind ? entry.toolKind : 'unknown'} label={knownKind ? KIND_LABELS[entry.toolKind as keyof typeof KIND_LABELS] : `Unknown kind ${entry.toolKind}`} />
         </span>
         <span className="tool-title">{title}</span>
         {!knownKind && <span className="badge-neutral">{entry.toolKind}</span>}
-        <span className={`tool-status status-${knownStatus ? entry.status : 'unknown'}`} role="status" aria-label={`Status: ${status.label}`}>
+        <span className={`tool-status status-${knownStatus ? shown.status : 'unknown'}`} role="status" aria-label={`Status: ${statusLabel}`}>
           {status.icon === 'spinner' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status.icon} />}
-          {status.label}
+          {statusLabel}
         </span>
+        {entry.capabilities?.cancel != null && (
+          <button type="button" className="small" onClick={() => void cancelToolCall(sessionId, entry.toolCallId)}>
+            Cancel
+          </button>
+        )}
       </header>
       {entry.status === 'in_progress' && <div className="tool-progress" role="progressbar" aria-label={`${title} in progress`} />}
       {command && entry.toolKind === 'execute' && (
@@ -141,10 +156,17 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
   switch (content.type) {
     case 'content': {
       const block = content.block;
-      if (block?.type === 'text') return <pre className="tool-text">{block.text}</pre>;
+      // Tool output text is Markdown (Claude Code wraps command output in ```console fences), as in Zed.
+      if (block?.type === 'text')
+        return (
+          <div className="tool-text tool-markdown" aria-label="Tool output">
+            <Markdown text={block.text} />
+          </div>
+        );
       return <UnknownBox label={`content ${block ? (block.type === 'unknown' ? block.typeName : block.type) : 'undefined'}`} raw={block?.raw} />;
     }
     case 'diff':
+      if (content.changes) return <DiffChanges toolCallId={toolCallId} content={content.raw} />;
       return <DiffBlock modelKey={`${toolCallId}:${content.path}`} path={content.path} oldText={content.oldText} newText={content.newText} deleted={content.deleted} />;
     case 'terminal':
       return <ToolTerminal sessionId={sessionId} terminalId={content.terminalId} meta={meta} />;
@@ -155,6 +177,8 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
 
 function ToolTerminal({ sessionId, terminalId, meta }: { sessionId: string; terminalId: string; meta: unknown }) {
   const known = useStore((s) => Boolean(s.sessions[sessionId]?.terminals[terminalId]));
+  const agentOwned = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.owner === 'agent');
+  if (agentOwned) return <AgentTerminal sessionId={sessionId} terminalId={terminalId} />;
   if (!known) {
     const output = metaTerminalOutput(meta);
     return (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formProblems, parseSchema, toContent, type Value } from '../../src-shared/acp/elicitation';
+import { answerProblems, formCheck, parseSchema, toContent, validate, type Value } from '../../src-shared/acp/elicitation';
 import { checkElicitationAnswer } from './elicitationForm';
 
 /** The request of the fixture agent's `elicit` command, plus a multi-select with titled choices. */
@@ -21,13 +21,19 @@ const schema = {
   required: ['name'],
 };
 
-/** What the form shows, and what main answers, for the same values typed into the form. */
+/**
+ * The same values typed into the form, through both paths: the form's check (what stops Accept),
+ * and main's check of the content the form sends. Main words its errors differently (it names
+ * the field); the verdict and the problem found must be the same.
+ */
 function bothPaths(values: Record<string, Value>) {
   const fields = parseSchema(schema);
-  const form = Object.values(formProblems(fields, values));
-  // Main quotes field names; the verdict and the words are otherwise the same.
-  const main = checkElicitationAnswer({ mode: 'form', requestedSchema: schema }, toContent(fields, values)).map((p) => p.replace(/"([^"]+)"/, '$1'));
-  return { form, main };
+  const formFound = formCheck(fields, values);
+  const form = Object.entries(formFound).map(([key, problem]) => ({ key, problem }));
+  const content = toContent(fields, values);
+  const main = answerProblems(schema, content).map(({ key, problem }) => ({ key, problem }));
+  const mainErrors = checkElicitationAnswer({ mode: 'form', requestedSchema: schema }, content);
+  return { form, main, mainErrors };
 }
 
 describe('the elicitation form and main give the same answer for every input', () => {
@@ -52,9 +58,10 @@ describe('the elicitation form and main give the same answer for every input', (
   ];
 
   it.each(cases)('%s', (_label, values, verdict) => {
-    const { form, main } = bothPaths(values);
+    const { form, main, mainErrors } = bothPaths(values);
     expect(main).toEqual(form);
     expect(form.length === 0 ? 'accept' : 'refuse').toBe(verdict);
+    expect(mainErrors.length === 0 ? 'accept' : 'refuse').toBe(verdict);
   });
 
   it('main also refuses what no form produces: unknown fields, wrongly typed values', () => {
@@ -65,5 +72,15 @@ describe('the elicitation form and main give the same answer for every input', (
     expect(checkElicitationAnswer(request, { name: 'acme', private: 'yes' })).toEqual(['"Private" must be yes or no.']);
     expect(checkElicitationAnswer(request, { name: 'acme', tags: 'web' })).toEqual(['"Tags" must be a list.']);
     expect(checkElicitationAnswer(request, {})).toEqual(['"Project name" is required.']);
+  });
+
+  it('defect: a multi-select value outside the list and a malformed email are refused by both the form and main', () => {
+    const fields = parseSchema(schema);
+    const formRefuses = (values: Record<string, Value>) => fields.some((f) => validate(f, values[f.key]) !== null);
+    const mainRefuses = (values: Record<string, Value>) => checkElicitationAnswer({ requestedSchema: schema }, toContent(fields, values)).length > 0;
+    const outsideList = { name: 'acme', tags: ['web', 'x'] };
+    const badEmail = { name: 'acme', email: 'not-an-email' };
+    expect([formRefuses(outsideList), mainRefuses(outsideList)]).toEqual([true, true]);
+    expect([formRefuses(badEmail), mainRefuses(badEmail)]).toEqual([true, true]);
   });
 });

@@ -79,4 +79,21 @@ describe('elicitation schema', () => {
     expect(toLocalDateTime('2026-03-14T15:09')).toBe('2026-03-14T15:09');
     expect(toLocalDateTime('not a date Z')).toBe('not a date Z');
   });
+
+  it('says what the form shows in the words the person reads (the e2e form test looks for them)', () => {
+    const form = parseSchema({
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: 'Project name', minLength: 2 },
+        email: { type: 'string', title: 'Email', format: 'email' },
+        stars: { type: 'integer', title: 'Stars', minimum: 0, maximum: 5 },
+      },
+      required: ['name'],
+    });
+    const [name, email, stars] = form;
+    expect(validate(name!, '')).toBe('Project name is required.');
+    expect(validate(name!, 'x')).toBe('Use at least 2 characters.');
+    expect(validate(email!, 'not-an-email')).toBe('Enter an email address, like name@example.com.');
+    expect(validate(stars!, '9')).toBe('Must be at most 5.');
+  });
 });

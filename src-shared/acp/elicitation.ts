@@ -120,46 +120,144 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const isMissing = (value: unknown) => value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 
-/**
- * The problem with one field's value, in words, or null. `name` is how the field is named in
- * the message (the form shows its title; main's error quotes it).
- */
-export function validate(field: Field, value: Value | null, name: string = field.title): string | null {
+/** What is wrong with a value: the one verdict, worded for the form or for main's error. */
+export type Problem =
+  | { code: 'required' | 'email' | 'uri' | 'date' | 'date-time' | 'not-number' | 'not-integer' | 'not-text' | 'not-boolean' | 'not-list' }
+  | { code: 'min-length' | 'max-length' | 'minimum' | 'maximum' | 'min-items' | 'max-items'; limit: number }
+  | { code: 'pattern'; pattern: string }
+  | { code: 'not-choice' | 'not-choices'; allowed: string[] };
+
+/** The problem with one field's value, or null. Shared by the form (typed text) and main (an answer's values). */
+export function check(field: Field, value: Value | null): Problem | null {
   if (field.kind === 'unsupported') return null;
-  if (isMissing(value)) return field.required ? `${name} is required.` : null;
+  if (isMissing(value)) return field.required ? { code: 'required' } : null;
   switch (field.kind) {
     case 'text': {
-      if (typeof value !== 'string') return `${name} must be text.`;
-      const s = value;
-      if (field.minLength !== undefined && s.length < field.minLength) return `${name} needs at least ${field.minLength} characters.`;
-      if (field.maxLength !== undefined && s.length > field.maxLength) return `${name} allows at most ${field.maxLength} characters.`;
-      if (field.format === 'email' && !EMAIL.test(s)) return `${name} must be an email address, like name@example.com.`;
-      if (field.format === 'uri' && !isUrl(s)) return `${name} must be a full address, like https://example.com.`;
-      if (field.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(s)) return `${name} must be a date.`;
-      if (field.format === 'date-time' && Number.isNaN(Date.parse(s))) return `${name} must be a date and time.`;
-      if (field.pattern && !safeTest(field.pattern, s)) return `${name} must match the pattern ${field.pattern}.`;
+      if (typeof value !== 'string') return { code: 'not-text' };
+      if (field.minLength !== undefined && value.length < field.minLength) return { code: 'min-length', limit: field.minLength };
+      if (field.maxLength !== undefined && value.length > field.maxLength) return { code: 'max-length', limit: field.maxLength };
+      if (field.format === 'email' && !EMAIL.test(value)) return { code: 'email' };
+      if (field.format === 'uri' && !isUrl(value)) return { code: 'uri' };
+      if (field.format === 'date' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return { code: 'date' };
+      if (field.format === 'date-time' && Number.isNaN(Date.parse(value))) return { code: 'date-time' };
+      if (field.pattern && !safeTest(field.pattern, value)) return { code: 'pattern', pattern: field.pattern };
       return null;
     }
     case 'number': {
       const n = Number(value);
-      if (typeof value === 'boolean' || Array.isArray(value) || !Number.isFinite(n)) return `${name} must be a number.`;
-      if (field.integer && !Number.isInteger(n)) return `${name} must be a whole number.`;
-      if (field.minimum !== undefined && n < field.minimum) return `${name} must be at least ${field.minimum}.`;
-      if (field.maximum !== undefined && n > field.maximum) return `${name} must be at most ${field.maximum}.`;
+      if (typeof value === 'boolean' || Array.isArray(value) || !Number.isFinite(n)) return { code: 'not-number' };
+      if (field.integer && !Number.isInteger(n)) return { code: 'not-integer' };
+      if (field.minimum !== undefined && n < field.minimum) return { code: 'minimum', limit: field.minimum };
+      if (field.maximum !== undefined && n > field.maximum) return { code: 'maximum', limit: field.maximum };
       return null;
     }
     case 'boolean':
-      return typeof value === 'boolean' ? null : `${name} must be yes or no.`;
+      return typeof value === 'boolean' ? null : { code: 'not-boolean' };
     case 'select':
-      return typeof value === 'string' && field.choices.some((c) => c.value === value) ? null : `${name} must be one of ${field.choices.map((c) => c.value).join(', ')}.`;
+      return typeof value === 'string' && field.choices.some((c) => c.value === value) ? null : { code: 'not-choice', allowed: field.choices.map((c) => c.value) };
     case 'multi': {
-      if (!Array.isArray(value)) return `${name} must be a list.`;
-      if (value.some((item) => !field.choices.some((c) => c.value === item))) return `${name} may only contain ${field.choices.map((c) => c.value).join(', ')}.`;
-      if (field.minItems !== undefined && value.length < field.minItems) return `${name} needs at least ${field.minItems} choices.`;
-      if (field.maxItems !== undefined && value.length > field.maxItems) return `${name} allows at most ${field.maxItems} choices.`;
+      if (!Array.isArray(value)) return { code: 'not-list' };
+      if (value.some((item) => !field.choices.some((c) => c.value === item))) return { code: 'not-choices', allowed: field.choices.map((c) => c.value) };
+      if (field.minItems !== undefined && value.length < field.minItems) return { code: 'min-items', limit: field.minItems };
+      if (field.maxItems !== undefined && value.length > field.maxItems) return { code: 'max-items', limit: field.maxItems };
       return null;
     }
   }
+}
+
+/** The problem as the form says it, under its field. */
+export function formMessage(field: Field, problem: Problem): string {
+  switch (problem.code) {
+    case 'required':
+      return `${field.title} is required.`;
+    case 'min-length':
+      return `Use at least ${problem.limit} characters.`;
+    case 'max-length':
+      return `Use at most ${problem.limit} characters.`;
+    case 'email':
+      return 'Enter an email address, like name@example.com.';
+    case 'uri':
+      return 'Enter a full address, like https://example.com.';
+    case 'date':
+      return 'Enter a date.';
+    case 'date-time':
+      return 'Enter a date and time.';
+    case 'pattern':
+      return `Must match the pattern ${problem.pattern}.`;
+    case 'not-number':
+      return 'Enter a number.';
+    case 'not-integer':
+      return 'Enter a whole number.';
+    case 'minimum':
+      return `Must be at least ${problem.limit}.`;
+    case 'maximum':
+      return `Must be at most ${problem.limit}.`;
+    case 'not-choice':
+      return 'Choose one of the options.';
+    case 'not-choices':
+      return `Choose only from: ${problem.allowed.join(', ')}.`;
+    case 'min-items':
+      return `Choose at least ${problem.limit}.`;
+    case 'max-items':
+      return `Choose at most ${problem.limit}.`;
+    case 'not-text':
+      return 'Enter text.';
+    case 'not-boolean':
+      return 'Choose yes or no.';
+    case 'not-list':
+      return 'Choose from the list.';
+  }
+}
+
+/** The problem as main's error to an answer says it (the field named, in quotes). */
+export function answerMessage(field: Field, problem: Problem): string {
+  const what = `"${field.title}"`;
+  switch (problem.code) {
+    case 'required':
+      return `${what} is required.`;
+    case 'min-length':
+      return `${what} needs at least ${problem.limit} characters.`;
+    case 'max-length':
+      return `${what} allows at most ${problem.limit} characters.`;
+    case 'email':
+      return `${what} must be an email address.`;
+    case 'uri':
+      return `${what} must be a full URL.`;
+    case 'date':
+      return `${what} must be a date (YYYY-MM-DD).`;
+    case 'date-time':
+      return `${what} must be a date and time.`;
+    case 'pattern':
+      return `${what} does not have the expected form.`;
+    case 'not-number':
+      return `${what} must be a number.`;
+    case 'not-integer':
+      return `${what} must be a whole number.`;
+    case 'minimum':
+      return `${what} must be at least ${problem.limit}.`;
+    case 'maximum':
+      return `${what} must be at most ${problem.limit}.`;
+    case 'not-choice':
+      return `${what} must be one of ${problem.allowed.join(', ')}.`;
+    case 'not-choices':
+      return `${what} may only contain ${problem.allowed.join(', ')}.`;
+    case 'min-items':
+      return `${what} needs at least ${problem.limit} choices.`;
+    case 'max-items':
+      return `${what} allows at most ${problem.limit} choices.`;
+    case 'not-text':
+      return `${what} must be text.`;
+    case 'not-boolean':
+      return `${what} must be yes or no.`;
+    case 'not-list':
+      return `${what} must be a list.`;
+  }
+}
+
+/** The problem with a value as the form shows it, or null. */
+export function validate(field: Field, value: Value): string | null {
+  const problem = check(field, value);
+  return problem && formMessage(field, problem);
 }
 
 /** `URL` exists in both hosts (Node and the browser); src-shared is typed without either's globals. */
@@ -182,14 +280,20 @@ function safeTest(pattern: string, value: string): boolean {
   }
 }
 
-/** The problems of a whole form, by field key (what the form shows). */
-export function formProblems(fields: readonly Field[], values: Readonly<Record<string, Value>>): Record<string, string> {
-  const found: Record<string, string> = {};
+/** The problems of a whole form, by field key. */
+export function formCheck(fields: readonly Field[], values: Readonly<Record<string, Value>>): Record<string, Problem> {
+  const found: Record<string, Problem> = {};
   for (const field of fields) {
-    const problem = validate(field, values[field.key]);
+    const problem = check(field, values[field.key]);
     if (problem) found[field.key] = problem;
   }
   return found;
+}
+
+/** The problems of a whole form in the form's words, by field key (what the form shows). */
+export function formProblems(fields: readonly Field[], values: Readonly<Record<string, Value>>): Record<string, string> {
+  const problems = formCheck(fields, values);
+  return Object.fromEntries(fields.filter((f) => problems[f.key]).map((f) => [f.key, formMessage(f, problems[f.key])]));
 }
 
 /** The answer's `content`: typed values, empty optional fields left out. */
@@ -206,25 +310,44 @@ export function toContent(fields: readonly Field[], values: Readonly<Record<stri
   return content;
 }
 
+/** An answer's problems, by field key (`key` alone: a key that is no field asked for). */
+export type AnswerProblem = { key: string; field: Field; problem: Problem } | { key: string; field: null; problem: null };
+
 /**
  * Checks a form-mode answer's `content` (as it arrives in main) against the request: every key
- * must be a field asked for, and every field's value passes `validate`. Fields of a type this
- * app does not know pass through unchecked. Returns the problems (field names quoted), or [].
+ * must be a field asked for, and every field's value passes `check`. Fields of a type this app
+ * does not know pass through unchecked. Numbers must arrive as numbers (the form converts them).
  */
-export function checkAnswer(schema: unknown, content: Readonly<Record<string, unknown>>): string[] {
+export function answerProblems(schema: unknown, content: Readonly<Record<string, unknown>>): AnswerProblem[] {
   const fields = parseSchema(schema);
-  const problems: string[] = [];
-  for (const name of Object.keys(content)) {
-    if (!fields.some((f) => f.key === name)) problems.push(`"${name}" is not one of the fields asked for.`);
+  const problems: AnswerProblem[] = [];
+  for (const key of Object.keys(content)) {
+    if (!fields.some((f) => f.key === key)) problems.push({ key, field: null, problem: null });
   }
   for (const field of fields) {
     const value = content[field.key];
-    if (field.kind === 'number' && typeof value === 'string' && value !== '') {
-      problems.push(`"${field.title}" must be a number.`); // typed text is the form's business; an answer carries numbers
-      continue;
-    }
-    const problem = validate(field, value as Value | null, `"${field.title}"`);
-    if (problem) problems.push(problem);
+    const problem: Problem | null =
+      field.kind === 'number' && typeof value === 'string' && value !== '' ? { code: 'not-number' } : check(field, value as Value | null);
+    if (problem) problems.push({ key: field.key, field, problem });
   }
   return problems;
+}
+
+/** `answerProblems` in words, for main's error to the renderer. */
+export function checkAnswer(schema: unknown, content: Readonly<Record<string, unknown>>): string[] {
+  return answerProblems(schema, content).map((p) => (p.field ? answerMessage(p.field, p.problem) : `"${p.key}" is not one of the fields asked for.`));
+}
+
+/** An `elicitation/create` request as the form reads it; `mode` may be a future or extension value. */
+export type ElicitationRequestView = { mode: string; message: string | null; url: string | null; elicitationId: string | null; requestedSchema: unknown; raw: Json };
+
+export function elicitationRequestView(raw: Json): ElicitationRequestView {
+  return {
+    mode: text(raw.mode) ?? 'form',
+    message: text(raw.message) ?? null,
+    url: text(raw.url) ?? null,
+    elicitationId: text(raw.elicitationId) ?? null,
+    requestedSchema: raw.requestedSchema,
+    raw,
+  };
 }

@@ -1,35 +1,18 @@
+import { blockText, locationView, toolContentView } from '../acp/content';
 import type { RawObject } from '../session/events';
 import type { TranscriptEntry } from '../session/state';
 
 /** The entry kinds search indexes: what the person and the agent said and did. */
 export const SEARCHABLE_KINDS: ReadonlySet<TranscriptEntry['kind']> = new Set(['user', 'agent', 'thought', 'tool', 'plan', 'file']);
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-/** The readable text of one content block (text, resource links, embedded resources). */
-export function blockText(block: RawObject): string {
-  switch (block.type) {
-    case 'text':
-      return str(block.text);
-    case 'resource_link':
-      return [str(block.name), str(block.uri)].filter(Boolean).join(' ');
-    case 'resource': {
-      const resource = (block.resource ?? {}) as RawObject;
-      return [str(resource.uri), str(resource.text)].filter(Boolean).join('\n');
-    }
-    default:
-      return '';
-  }
-}
+export { blockText };
 
 /** Text inside a tool call's content list (`content` blocks, diff paths, terminal ids are skipped). */
 function toolContentText(content: RawObject[]): string {
   const parts: string[] = [];
-  for (const item of content) {
-    if (item.type === 'content' && item.content && typeof item.content === 'object') parts.push(blockText(item.content as RawObject));
-    else if (item.type === 'diff') parts.push(str(item.path));
+  for (const item of content.map(toolContentView)) {
+    if (item.type === 'content' && item.block) parts.push(blockText(item.block.raw));
+    else if (item.type === 'diff') parts.push(item.path);
   }
   return parts.filter(Boolean).join('\n');
 }
@@ -47,7 +30,7 @@ export function entryText(entry: TranscriptEntry): string {
     case 'thought':
       return entry.text;
     case 'tool':
-      return [entry.title, ...entry.locations.map((l) => str(l.path)), toolContentText(entry.content)].filter(Boolean).join('\n');
+      return [entry.title, ...entry.locations.map((l) => locationView(l).path), toolContentText(entry.content)].filter(Boolean).join('\n');
     case 'plan':
       return entry.entries.map((item) => item.content).join('\n');
     case 'file':

@@ -1,6 +1,6 @@
 import type { RawObject } from '../session/events';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../session/state';
-import { blockText } from './entryText';
+import { blockText, contentBlockView, locationView, toolContentView } from '../acp/content';
 import { lineDiff } from './lineDiff';
 
 export interface MarkdownOptions {
@@ -31,10 +31,6 @@ function json(value: unknown): string {
   }
 }
 
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
 function diffBlock(path: string, oldText: string | null, newText: string): string {
   const lines = lineDiff(oldText, newText).map((line) => `${line.op}${line.text}`);
   const shown = path.startsWith('/') ? path : `b/${path}`;
@@ -42,28 +38,36 @@ function diffBlock(path: string, oldText: string | null, newText: string): strin
   return fence(`${header}\n${lines.join('\n')}`, 'diff');
 }
 
-function contentBlock(block: RawObject): string {
-  if (block.type === 'text') return str(block.text);
-  if (block.type === 'image') return `_[image${str(block.mimeType) ? `, ${str(block.mimeType)}` : ''}]_`;
-  if (block.type === 'audio') return '_[audio]_';
-  const text = blockText(block);
-  if (block.type === 'resource_link') return `[${str(block.name) || str(block.uri)}](${str(block.uri)})`;
-  if (block.type === 'resource') return `Attached: ${fence(text)}`;
-  return `_[${String(block.type)} content]_\n\n${fence(json(block), 'json')}`;
+function contentBlock(raw: RawObject): string {
+  const block = contentBlockView(raw);
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+      return `_[image${block.mimeType ? `, ${block.mimeType}` : ''}]_`;
+    case 'audio':
+      return '_[audio]_';
+    case 'resource_link':
+      return `[${block.name || block.uri}](${block.uri})`;
+    case 'resource':
+      return `Attached: ${fence(blockText(raw))}`;
+    default:
+      return `_[${String(raw.type)} content]_\n\n${fence(json(raw), 'json')}`;
+  }
 }
 
 function toolCall(entry: ToolCallEntry): string {
   const out: string[] = [];
   out.push(`#### Tool call: ${entry.title || entry.toolCallId} — ${entry.status.replace(/_/g, ' ')}`);
   const facts = [`kind: ${entry.toolKind}`];
-  const paths = entry.locations.map((l) => `${str(l.path)}${typeof l.line === 'number' ? `:${l.line}` : ''}`).filter(Boolean);
+  const paths = entry.locations.map(locationView).map((l) => `${l.path}${l.line !== null ? `:${l.line}` : ''}`).filter(Boolean);
   if (paths.length) facts.push(`locations: ${paths.map((p) => `\`${p}\``).join(', ')}`);
   out.push(`_${facts.join(' · ')}_`);
-  for (const item of entry.content) {
-    if (item.type === 'diff') out.push(diffBlock(str(item.path), typeof item.oldText === 'string' ? item.oldText : null, str(item.newText)));
-    else if (item.type === 'content' && item.content && typeof item.content === 'object') out.push(contentBlock(item.content as RawObject));
-    else if (item.type === 'terminal') out.push(`_[terminal ${str(item.terminalId)}]_`);
-    else out.push(fence(json(item), 'json'));
+  for (const item of entry.content.map(toolContentView)) {
+    if (item.type === 'diff') out.push(diffBlock(item.path, item.oldText, item.newText));
+    else if (item.type === 'content' && item.block) out.push(contentBlock(item.block.raw));
+    else if (item.type === 'terminal') out.push(`_[terminal ${item.terminalId}]_`);
+    else out.push(fence(json(item.raw), 'json'));
   }
   if (entry.rawInput !== undefined && !entry.content.some((c) => c.type === 'diff')) out.push(`Input:\n\n${fence(json(entry.rawInput), 'json')}`);
   if (entry.rawOutput !== undefined) out.push(`Output:\n\n${fence(json(entry.rawOutput), 'json')}`);

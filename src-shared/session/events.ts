@@ -1,4 +1,5 @@
 import type { NeutralEventBody } from './neutralEvents';
+import type { ContentBlock, RawObject } from './raw';
 
 /**
  * The events of one chat session. A session's state is `fold(reduceSession, events)`;
@@ -8,12 +9,8 @@ import type { NeutralEventBody } from './neutralEvents';
  * kinds included (see acp-docs `protocol-v1-extensibility.md`); everything else is the app's own.
  */
 
-/** Any JSON object as received; we never narrow what we don't understand. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type RawObject = Record<string, unknown>;
-
-/** ACP content block as sent (text, image, resource_link, …, or a future type). */
-export type ContentBlock = RawObject & { type: string };
+// The raw payload types live in raw.ts, which neutralEvents.ts imports too (no import cycle).
+export type { ContentBlock, Json, RawObject } from './raw';
 
 export interface PermissionOption {
   optionId: string;

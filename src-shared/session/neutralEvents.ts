@@ -1,4 +1,4 @@
-import type { ContentBlock, RawObject } from './events';
+import type { ContentBlock, RawObject } from './raw';
 
 /**
  * Event kinds that ACP v1's `session/update` cannot express, written by the v2 dialect

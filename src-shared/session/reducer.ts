@@ -1,3 +1,4 @@
+import { isKnown, KNOWN_UPDATE_KINDS } from '../acp/known';
 import type { ContentBlock, RawObject, SessionEvent } from './events';
 import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';
 import {
@@ -8,24 +9,8 @@ import {
   type TranscriptEntry,
 } from './state';
 
-/** The update kinds this version understands; anything else becomes an `unknown` entry. */
-export const KNOWN_UPDATE_KINDS = [
-  'user_message_chunk',
-  'agent_message_chunk',
-  'agent_thought_chunk',
-  'tool_call',
-  'tool_call_update',
-  'plan',
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
-  'session_info_update',
-  'usage_update',
-] as const;
-
-/** Tool kinds and statuses of ACP v1; other values are shown as they came. */
-export const KNOWN_TOOL_KINDS = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other'];
-export const KNOWN_TOOL_STATUSES = ['pending', 'in_progress', 'completed', 'failed'];
+// The lists of known values live in one place (src-shared/acp/known.ts); re-exported for old imports.
+export { KNOWN_TOOL_KINDS, KNOWN_TOOL_STATUSES, KNOWN_UPDATE_KINDS } from '../acp/known';
 
 /**
  * Applies a batch of events to a session's state and returns the new state.
@@ -365,6 +350,11 @@ function mergeTool(entry: ToolCallEntry, raw: RawObject, keepStatus: boolean): T
 
 function applyUpdate(state: SessionState, update: RawObject, seq: number): void {
   const kind = str(update.sessionUpdate);
+  // Anything this version does not understand becomes an `unknown` entry, kept raw.
+  if (!isKnown(KNOWN_UPDATE_KINDS, kind)) {
+    push(state, { kind: 'unknown', id: entryId(state, seq), label: `update ${kind || '(no kind)'}`, raw: update });
+    return;
+  }
   switch (kind) {
     case 'agent_message_chunk':
     case 'agent_thought_chunk':
@@ -443,8 +433,6 @@ function applyUpdate(state: SessionState, update: RawObject, seq: number): void 
       };
       return;
     }
-    default:
-      push(state, { kind: 'unknown', id: entryId(state, seq), label: `update ${kind || '(no kind)'}`, raw: update });
   }
 }
 

@@ -1,44 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { authLink, authVars, isKnownAuthType } from '../../../src-shared/acp/auth';
 import type { AuthMethodInfo } from '../../../src-shared/session/events';
 import { useStore } from '../../store';
 import { startSignIn } from './actions';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { TerminalView } from '../terminal/TerminalView';
 import './auth.css';
-
-type RawObject = Record<string, unknown>;
-
-/** The auth method types this app can carry out (rfds-auth-methods). */
-const SUPPORTED = new Set(['agent', 'env_var', 'terminal']);
-
-interface EnvVar {
-  name: string;
-  label: string;
-  secret: boolean;
-  optional: boolean;
-}
-
-function envVars(method: AuthMethodInfo): EnvVar[] {
-  const vars = Array.isArray(method.raw.vars) ? (method.raw.vars as unknown[]) : [];
-  return vars
-    .filter((v): v is RawObject => typeof v === 'object' && v !== null && typeof (v as RawObject).name === 'string')
-    .map((v) => ({
-      name: String(v.name),
-      label: typeof v.label === 'string' && v.label ? v.label : String(v.name),
-      secret: v.secret !== false,
-      optional: v.optional === true,
-    }));
-}
-
-function httpLink(value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Sign-in, shown in the session while the agent waits for it (`state.authMethods`): one
@@ -96,7 +63,7 @@ export function AuthPanel({ sessionId }: { sessionId: string }) {
       <ul className="auth-methods">
         {methods.map((method) => (
           <li key={method.id} className="auth-method">
-            {!SUPPORTED.has(method.type) ? (
+            {!isKnownAuthType(method.type) ? (
               <div className="auth-unsupported">
                 <span>
                   <strong>{method.name}</strong> — a sign-in method of type “{method.type}” that this app cannot use yet.
@@ -155,9 +122,9 @@ function EnvForm({
   busy: boolean;
   onSubmit: (env: Record<string, string>) => void;
 }) {
-  const vars = envVars(method);
+  const vars = authVars(method.raw);
   const [values, setValues] = useState<Record<string, string>>({});
-  const link = httpLink(method.raw.link);
+  const link = authLink(method.raw);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const env = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));

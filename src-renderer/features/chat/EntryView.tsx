@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { contentBlockView } from '../../../src-shared/acp/content';
 import type { ContentBlock } from '../../../src-shared/session/events';
 import type { FileWrittenEntry, PlanEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
@@ -161,28 +162,28 @@ export function stopLabel(reason: string): string {
   return STOP_LABELS[reason] ?? `Turn ended (${reason})`;
 }
 
-export function ContentView({ block }: { block: ContentBlock }) {
+export function ContentView({ block: raw }: { block: ContentBlock }) {
+  const block = contentBlockView(raw);
   switch (block.type) {
     case 'text':
-      return <Markdown text={String(block.text ?? '')} />;
+      return <Markdown text={block.text} />;
     case 'image':
-      return <img className="content-image" alt={String(block.uri ?? 'Attached image')} src={`data:${String(block.mimeType)};base64,${String(block.data)}`} />;
+      return <img className="content-image" alt={block.uri ?? 'Attached image'} src={`data:${block.mimeType};base64,${block.data}`} />;
     case 'resource_link':
       return (
-        <span className="chip" title={String(block.uri)}>
-          <Icon name="file" /> {String(block.name ?? block.uri)}
+        <span className="chip" title={block.uri}>
+          <Icon name="file" /> {block.name || block.uri}
         </span>
       );
-    case 'resource': {
-      const resource = (block.resource ?? {}) as { uri?: string; text?: string };
+    case 'resource':
       return (
         <details className="resource">
-          <summary>{resource.uri ?? 'Embedded resource'}</summary>
-          <pre>{resource.text ?? ''}</pre>
+          <summary>{block.uri || 'Embedded resource'}</summary>
+          <pre>{block.text ?? ''}</pre>
         </details>
       );
-    }
     default:
-      return <UnknownBox label={`content ${block.type}`} raw={block} />;
+      // Audio is not played here yet; it and future or extension types are shown raw.
+      return <UnknownBox label={`content ${raw.type}`} raw={raw} />;
   }
 }

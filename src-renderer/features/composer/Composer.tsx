@@ -1,4 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { capabilitiesOf } from '../../../src-shared/acp/agent';
+import { commandView } from '../../../src-shared/acp/config';
+import { contentBlockView } from '../../../src-shared/acp/content';
 import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
 import { askNotificationPermission } from '../sessions/attention';
 import { EMPTY, useSessionUi, useStore, type Attachment } from '../../store';
@@ -27,8 +30,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
   const acceptsImages = useStore((s) => {
     const agent = s.app?.agents.find((a) => a.id === agentId);
-    const prompt = (agent?.capabilities as { promptCapabilities?: { image?: boolean } } | null | undefined)?.promptCapabilities;
-    return prompt?.image === true;
+    return capabilitiesOf(agent?.capabilities).prompt.image;
   });
   const [menu, setMenu] = useState<Menu | null>(null);
   const [dragOver, setDragOver] = useState(false);
@@ -48,9 +50,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const commandHint = (() => {
     const match = /^\/(\S+)\s*$/.exec(text);
     if (!match) return null;
-    const command = commands.find((c) => c.name === match[1]);
-    const hint = (command?.input as { hint?: string } | undefined)?.hint;
-    return hint ?? null;
+    const command = commands.map(commandView).find((c) => c.name === match[1]);
+    return command?.hint ?? null;
   })();
 
   const send = async () => {
@@ -73,14 +74,9 @@ export function Composer({ sessionId }: { sessionId: string }) {
     if (slash && commands.length) {
       const query = slash[1].toLowerCase();
       const items = commands
-        .filter((c) => String(c.name).toLowerCase().startsWith(query) || String(c.description ?? '').toLowerCase().includes(query))
-        .map((c) => ({
-          id: `cmd-${String(c.name)}`,
-          label: `/${String(c.name)}`,
-          detail: typeof c.description === 'string' ? c.description : undefined,
-          hint: (c.input as { hint?: string } | undefined)?.hint,
-          value: `/${String(c.name)} `,
-        }));
+        .map(commandView)
+        .filter((c) => c.name.toLowerCase().startsWith(query) || (c.description ?? '').toLowerCase().includes(query))
+        .map((c) => ({ id: `cmd-${c.name}`, label: `/${c.name}`, detail: c.description, hint: c.hint, value: `/${c.name} ` }));
       setMenu(items.length ? { kind: 'command', start: 0, query, items, active: 0 } : null);
       return;
     }
@@ -177,7 +173,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
           {queue.map((item) => (
             <li key={item.queueId}>
               <Icon name="clock" />
-              <span className="muted">Queued:</span> {item.prompt.map((b) => (b.type === 'text' ? String(b.text) : `[${b.type}]`)).join(' ')}
+              <span className="muted">Queued:</span> {item.prompt.map(contentBlockView).map((b) => (b.type === 'text' ? b.text : `[${b.raw.type}]`)).join(' ')}
             </li>
           ))}
         </ul>

@@ -1,33 +1,9 @@
 import { useId, useState } from 'react';
+import { configOptionView, modeView, orderConfigOptions, type ConfigOptionView } from '../../../src-shared/acp/config';
 import type { RawObject } from '../../../src-shared/session/events';
 import { EMPTY, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { setConfigOption, setMode } from './actions';
-
-const CATEGORY_ORDER = ['mode', 'model', 'model_config', 'thought_level'];
-
-/** Known categories first (mode, model, its parameters, thought level), then the rest in the agent's order. */
-export function orderConfigOptions(options: readonly RawObject[]): RawObject[] {
-  const rank = (o: RawObject) => {
-    const i = CATEGORY_ORDER.indexOf(String(o.category ?? ''));
-    return i === -1 ? CATEGORY_ORDER.length : i;
-  };
-  return options
-    .map((option, index) => ({ option, index }))
-    .sort((a, b) => rank(a.option) - rank(b.option) || a.index - b.index)
-    .map((x) => x.option);
-}
-
-interface SelectValue {
-  value: string;
-  name: string;
-  description?: string;
-}
-interface SelectGroup {
-  group: string;
-  name: string;
-  options: SelectValue[];
-}
 
 /**
  * The session's config options above the composer: a select per `select` option (groups as
@@ -39,9 +15,9 @@ export function ConfigBar({ sessionId }: { sessionId: string }) {
   const modes = useStore((s) => s.sessions[sessionId]?.modes ?? null);
   const connected = useStore((s) => Boolean(s.sessions[sessionId]?.acpSessionId));
   const agentName = useStore((s) => s.sessions[sessionId]?.agentName ?? 'The agent');
-  const ordered = orderConfigOptions(options);
-  const shown = ordered.filter((o) => o.type === 'select' || o.type === 'boolean');
-  const unsupported = ordered.filter((o) => o.type !== 'select' && o.type !== 'boolean');
+  const ordered = orderConfigOptions(options.map(configOptionView));
+  const shown = ordered.filter((o) => o.type !== 'unknown');
+  const unsupported = ordered.filter((o) => o.type === 'unknown');
   const useModes = shown.length === 0 && modes && modes.availableModes.length > 0;
   const hasModel = shown.some((o) => o.category === 'model');
   if (!connected) return null;
@@ -49,10 +25,10 @@ export function ConfigBar({ sessionId }: { sessionId: string }) {
     <div className="config-bar" role="toolbar" aria-label="Session options">
       {shown.map((option) =>
         option.type === 'boolean' ? (
-          <BooleanOption key={String(option.id)} sessionId={sessionId} option={option} />
-        ) : (
-          <SelectOption key={String(option.id)} sessionId={sessionId} option={option} />
-        ),
+          <BooleanOption key={option.id} sessionId={sessionId} option={option} />
+        ) : option.type === 'select' ? (
+          <SelectOption key={option.id} sessionId={sessionId} option={option} />
+        ) : null,
       )}
       {useModes && <ModeSelect sessionId={sessionId} modes={modes} />}
       {!hasModel && (
@@ -64,34 +40,28 @@ export function ConfigBar({ sessionId }: { sessionId: string }) {
       {unsupported.length > 0 && (
         <MissingInfo
           label={`${unsupported.length} option${unsupported.length === 1 ? '' : 's'} not shown`}
-          text={`This app cannot show: ${unsupported.map((o) => `${String(o.name ?? o.id)} (type ${String(o.type)})`).join(', ')}. The agent keeps using their defaults.`}
+          text={`This app cannot show: ${unsupported.map((o) => `${o.name} (type ${o.type === 'unknown' ? o.typeName : o.type})`).join(', ')}. The agent keeps using their defaults.`}
         />
       )}
     </div>
   );
 }
 
-function SelectOption({ sessionId, option }: { sessionId: string; option: RawObject }) {
+function SelectOption({ sessionId, option }: { sessionId: string; option: Extract<ConfigOptionView, { type: 'select' }> }) {
   const id = useId();
-  const values = Array.isArray(option.options) ? (option.options as (SelectValue | SelectGroup)[]) : [];
-  const current = String(option.currentValue ?? '');
-  const flat = values.flatMap((v) => ('options' in v && Array.isArray(v.options) ? v.options : [v as SelectValue]));
-  const description = flat.find((v) => v.value === current)?.description;
-  const known = flat.some((v) => v.value === current);
+  const current = option.currentValue;
+  const description = option.flat.find((v) => v.value === current)?.description;
+  const known = option.flat.some((v) => v.value === current);
   return (
-    <div className={`config-control category-${String(option.category ?? 'none')}`} title={[String(option.description ?? ''), description ?? ''].filter(Boolean).join(' — ') || undefined}>
+    <div className={`config-control category-${option.category ?? 'none'}`} title={[option.description ?? '', description ?? ''].filter(Boolean).join(' — ') || undefined}>
       <label className="config-label" htmlFor={id}>
-        {String(option.name ?? option.id)}
+        {option.name}
       </label>
-      <select
-        id={id}
-        value={current}
-        onChange={(event) => setConfigOption(sessionId, String(option.id), event.target.value)}
-      >
+      <select id={id} value={current} onChange={(event) => setConfigOption(sessionId, option.id, event.target.value)}>
         {!known && <option value={current}>{current || '—'}</option>}
-        {values.map((v) =>
-          'options' in v && Array.isArray(v.options) ? (
-            <optgroup key={v.group} label={v.name ?? v.group}>
+        {option.options.map((v) =>
+          'options' in v ? (
+            <optgroup key={v.group} label={v.name}>
               {v.options.map((o) => (
                 <option key={o.value} value={o.value} title={o.description}>
                   {o.name}
@@ -99,8 +69,8 @@ function SelectOption({ sessionId, option }: { sessionId: string; option: RawObj
               ))}
             </optgroup>
           ) : (
-            <option key={(v as SelectValue).value} value={(v as SelectValue).value} title={(v as SelectValue).description}>
-              {(v as SelectValue).name}
+            <option key={v.value} value={v.value} title={v.description}>
+              {v.name}
             </option>
           ),
         )}
@@ -109,19 +79,13 @@ function SelectOption({ sessionId, option }: { sessionId: string; option: RawObj
   );
 }
 
-function BooleanOption({ sessionId, option }: { sessionId: string; option: RawObject }) {
-  const checked = option.currentValue === true;
+function BooleanOption({ sessionId, option }: { sessionId: string; option: Extract<ConfigOptionView, { type: 'boolean' }> }) {
+  const checked = option.currentValue;
   return (
-    <label className="config-control config-switch" title={typeof option.description === 'string' ? option.description : undefined}>
-      <input
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-checked={checked}
-        onChange={(event) => setConfigOption(sessionId, String(option.id), event.target.checked)}
-      />
+    <label className="config-control config-switch" title={option.description}>
+      <input type="checkbox" role="switch" checked={checked} aria-checked={checked} onChange={(event) => setConfigOption(sessionId, option.id, event.target.checked)} />
       <span className="switch-track" aria-hidden="true" />
-      <span className="config-label">{String(option.name ?? option.id)}</span>
+      <span className="config-label">{option.name}</span>
     </label>
   );
 }
@@ -134,9 +98,9 @@ function ModeSelect({ sessionId, modes }: { sessionId: string; modes: { currentM
         Mode
       </label>
       <select id={id} value={modes.currentModeId ?? ''} onChange={(event) => setMode(sessionId, event.target.value)}>
-        {modes.availableModes.map((mode) => (
-          <option key={String(mode.id)} value={String(mode.id)} title={typeof mode.description === 'string' ? mode.description : undefined}>
-            {String(mode.name ?? mode.id)}
+        {modes.availableModes.map(modeView).map((mode) => (
+          <option key={mode.id} value={mode.id} title={mode.description}>
+            {mode.name}
           </option>
         ))}
       </select>

@@ -2,16 +2,16 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { PendingElicitation } from '../../../src-shared/session/state';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
-import { formProblems, initialValue, parseSchema, toContent, type Field, type Value } from '../../../src-shared/acp/elicitation';
+import { elicitationRequestView, formProblems, initialValue, parseSchema, toContent, type Field, type Value } from '../../../src-shared/acp/elicitation';
 import { answerElicitation } from './actions';
 
 type Action = 'accept' | 'decline' | 'cancel';
 
 /** A question from the agent: a form (restricted JSON Schema) or a URL to open, answered Accept / Decline / Cancel. */
 export function ElicitationCard({ sessionId, elicitation }: { sessionId: string; elicitation: PendingElicitation }) {
-  const request = elicitation.request;
-  const mode = typeof request.mode === 'string' ? request.mode : 'form';
-  const message = typeof request.message === 'string' ? request.message : 'The agent has a question.';
+  const request = elicitationRequestView(elicitation.request);
+  const mode = request.mode;
+  const message = request.message ?? 'The agent has a question.';
   const headingId = useId();
   const respond = (action: Action, content?: Record<string, unknown>) =>
     answerElicitation(sessionId, elicitation.requestId, action, content);
@@ -24,10 +24,10 @@ export function ElicitationCard({ sessionId, elicitation }: { sessionId: string;
       {mode === 'form' ? (
         <ElicitationForm requestId={elicitation.requestId} schema={request.requestedSchema} onRespond={respond} />
       ) : mode === 'url' ? (
-        <UrlElicitation url={String(request.url ?? '')} onRespond={respond} />
+        <UrlElicitation url={request.url ?? ''} onRespond={respond} />
       ) : (
         <>
-          <UnknownBox label={`question of mode ${mode}`} raw={request} />
+          <UnknownBox label={`question of mode ${mode}`} raw={request.raw} />
           <p className="muted small">This app does not know this kind of question, so it can only be declined.</p>
           <div className="form-actions">
             <button type="button" onClick={() => respond('decline')}>

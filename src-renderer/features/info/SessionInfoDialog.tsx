@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { RawObject } from '../../../src-shared/session/events';
+import { agentInfoView, capabilitiesOf } from '../../../src-shared/acp/agent';
 import { useStore } from '../../store';
 import { formatCost, formatTokens } from './UsageMeter';
 import { readAgentStderr, signOutOfAgent } from './actions';
@@ -29,19 +29,16 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
   }, []);
 
   if (!session) return null;
-  const info = (agent?.agentInfo ?? {}) as RawObject;
-  const caps = (agent?.capabilities ?? {}) as RawObject;
-  const prompt = (caps.promptCapabilities ?? {}) as RawObject;
-  const mcp = (caps.mcpCapabilities ?? {}) as RawObject;
-  const sessionCaps = (caps.sessionCapabilities ?? {}) as RawObject;
+  const info = agentInfoView(agent?.agentInfo ?? {});
+  const caps = capabilitiesOf(agent?.capabilities);
   const capabilityList: [string, boolean][] = [
-    ['Load earlier sessions', caps.loadSession === true],
-    ['Images in prompts', prompt.image === true],
-    ['Audio in prompts', prompt.audio === true],
-    ['Embedded context', prompt.embeddedContext === true],
-    ['MCP over HTTP', mcp.http === true],
-    ['MCP over SSE', mcp.sse === true],
-    ...Object.keys(sessionCaps).map((key): [string, boolean] => [`Session ${key}`, true]),
+    ['Load earlier sessions', caps.loadSession],
+    ['Images in prompts', caps.prompt.image],
+    ['Audio in prompts', caps.prompt.audio],
+    ['Embedded context', caps.prompt.embeddedContext],
+    ['MCP over HTTP', caps.mcp.http],
+    ['MCP over SSE', caps.mcp.sse],
+    ...Object.keys(caps.session).map((key): [string, boolean] => [`Session ${key}`, true]),
   ];
   const usage = session.usage;
   return (
@@ -57,13 +54,13 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
           <h3 id="info-agent">Agent</h3>
           <dl>
             <dt>Name</dt>
-            <dd>{String(info.title ?? agent?.name ?? session.agentName)}</dd>
+            <dd>{info.title ?? agent?.name ?? session.agentName}</dd>
             <dt>Id</dt>
             <dd>
-              <code>{String(info.name ?? session.agentId)}</code>
+              <code>{info.name ?? session.agentId}</code>
             </dd>
             <dt>Version</dt>
-            <dd>{String(info.version ?? agent?.version ?? 'unknown')}</dd>
+            <dd>{info.version ?? agent?.version ?? 'unknown'}</dd>
             <dt>Protocol</dt>
             <dd>{agent?.protocolVersion !== undefined ? `v${agent.protocolVersion}` : 'unknown'}</dd>
             <dt>Process</dt>

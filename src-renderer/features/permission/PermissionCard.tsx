@@ -1,12 +1,15 @@
 import { useEffect, useRef } from 'react';
+import { KNOWN_PERMISSION_KINDS, isKnown } from '../../../src-shared/acp/known';
+import { toolCallRefView } from '../../../src-shared/acp/toolCall';
 import type { PendingPermission } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { answerPermission } from './actions';
 import { PermissionSubject } from './PermissionSubject';
 
-const KIND_ICONS: Record<string, string> = { allow_once: 'check', allow_always: 'check', reject_once: 'x', reject_always: 'x' };
-const KIND_HINTS: Record<string, string> = {
+type Kind = (typeof KNOWN_PERMISSION_KINDS)[number];
+const KIND_ICONS: Record<Kind, string> = { allow_once: 'check', allow_always: 'check', reject_once: 'x', reject_always: 'x' };
+const KIND_HINTS: Record<Kind, string> = {
   allow_once: 'allow this time',
   allow_always: 'allow and remember',
   reject_once: 'reject this time',
@@ -20,7 +23,7 @@ const KIND_HINTS: Record<string, string> = {
  */
 export function PermissionCard({ sessionId, permission }: { sessionId: string; permission: PendingPermission }) {
   const group = useRef<HTMLDivElement>(null);
-  const title = String(permission.title ?? permission.toolCall.title ?? 'The agent asks for permission');
+  const title = permission.title ?? toolCallRefView(permission.toolCall).title ?? 'The agent asks for permission';
 
   useEffect(() => {
     // Once per request: rows remount when scrolled, and must not take the focus again.
@@ -77,11 +80,11 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
           <button
             key={option.optionId}
             type="button"
-            className={`option option-${KIND_HINTS[option.kind] ? option.kind : 'unknown'}`}
-            title={KIND_HINTS[option.kind] ? `${option.name} (${KIND_HINTS[option.kind]})` : `${option.name} (${option.kind})`}
+            className={`option option-${isKnown(KNOWN_PERMISSION_KINDS, option.kind) ? option.kind : 'unknown'}`}
+            title={isKnown(KNOWN_PERMISSION_KINDS, option.kind) ? `${option.name} (${KIND_HINTS[option.kind]})` : `${option.name} (${option.kind})`}
             onClick={() => answerPermission(sessionId, permission.requestId, option.optionId)}
           >
-            <Icon name={KIND_ICONS[option.kind] ?? 'unknown'} />
+            <Icon name={isKnown(KNOWN_PERMISSION_KINDS, option.kind) ? KIND_ICONS[option.kind] : 'unknown'} />
             {option.name}
           </button>
         ))}

@@ -1,9 +1,10 @@
+import { KNOWN_PLAN_PRIORITIES, KNOWN_PLAN_STATUSES, isKnown } from '../../../src-shared/acp/known';
 import type { PlanEntryItem } from '../../../src-shared/session/state';
 import { EMPTY, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 
-const STATUS_LABELS: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
-const PRIORITY_LABELS: Record<string, string> = { high: 'High', medium: 'Medium', low: 'Low' };
+const STATUS_LABELS: Record<(typeof KNOWN_PLAN_STATUSES)[number], string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
+const PRIORITY_LABELS: Record<(typeof KNOWN_PLAN_PRIORITIES)[number], string> = { high: 'High', medium: 'Medium', low: 'Low' };
 
 export function planProgress(entries: readonly PlanEntryItem[]) {
   const done = entries.filter((e) => e.status === 'completed').length;
@@ -33,14 +34,16 @@ export function PlanView({ sessionId }: { sessionId: string }) {
       </p>
       <ol className="plan-list" aria-label="Plan entries">
         {plan.map((item, i) => {
-          const status = STATUS_LABELS[item.status] ?? item.status;
-          const priority = PRIORITY_LABELS[item.priority] ?? item.priority;
+          const knownStatus = isKnown(KNOWN_PLAN_STATUSES, item.status);
+          const knownPriority = isKnown(KNOWN_PLAN_PRIORITIES, item.priority);
+          const status = isKnown(KNOWN_PLAN_STATUSES, item.status) ? STATUS_LABELS[item.status] : item.status;
+          const priority = isKnown(KNOWN_PLAN_PRIORITIES, item.priority) ? PRIORITY_LABELS[item.priority] : item.priority;
           return (
-            <li key={i} className={`plan-item plan-${STATUS_LABELS[item.status] ? item.status : 'unknown'}`} aria-label={`${item.content} — ${status}, ${priority} priority`}>
+            <li key={i} className={`plan-item plan-${knownStatus ? item.status : 'unknown'}`} aria-label={`${item.content} — ${status}, ${priority} priority`}>
               <PlanStatusIcon status={item.status} />
               <span className="plan-content">{item.content}</span>
-              <span className={`priority priority-${PRIORITY_LABELS[item.priority] ? item.priority : 'unknown'}`}>{priority}</span>
-              {!STATUS_LABELS[item.status] && <span className="badge-neutral">{item.status}</span>}
+              <span className={`priority priority-${knownPriority ? item.priority : 'unknown'}`}>{priority}</span>
+              {!knownStatus && <span className="badge-neutral">{item.status}</span>}
             </li>
           );
         })}

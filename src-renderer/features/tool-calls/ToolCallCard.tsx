@@ -1,5 +1,7 @@
 import type { ToolCallEntry } from '../../../src-shared/session/state';
-import { KNOWN_TOOL_KINDS } from '../../../src-shared/session/reducer';
+import { locationView, toolContentView, type ToolContentView } from '../../../src-shared/acp/content';
+import { isKnownToolKind, isKnownToolStatus, metaTerminalOutput, toolCommand } from '../../../src-shared/acp/toolCall';
+import type { KNOWN_TOOL_KINDS, APP_TOOL_STATUSES, KNOWN_TOOL_STATUSES, KNOWN_V2_TOOL_STATUSES } from '../../../src-shared/acp/known';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
@@ -12,7 +14,7 @@ import { PermissionCard } from '../permission/PermissionCard';
 import { TerminalView } from '../terminal/TerminalView';
 import { shownToolStatus } from './toolStatus';
 
-const KIND_LABELS: Record<string, string> = {
+const KIND_LABELS: Record<(typeof KNOWN_TOOL_KINDS)[number], string> = {
   read: 'Read',
   edit: 'Edit',
   delete: 'Delete',
@@ -25,7 +27,8 @@ const KIND_LABELS: Record<string, string> = {
   other: 'Tool',
 };
 
-const STATUS: Record<string, { label: string; icon: string }> = {
+type KnownStatus = (typeof KNOWN_TOOL_STATUSES)[number] | (typeof KNOWN_V2_TOOL_STATUSES)[number] | (typeof APP_TOOL_STATUSES)[number];
+const STATUS: Record<KnownStatus, { label: string; icon: string }> = {
   pending: { label: 'Pending', icon: 'clock' },
   in_progress: { label: 'Running', icon: 'spinner' },
   completed: { label: 'Done', icon: 'check' },
@@ -44,13 +47,13 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
   const outputKey = `${entry.toolCallId}:output`;
   const inputOpen = useStore((s) => s.expanded[inputKey]);
   const outputOpen = useStore((s) => s.expanded[outputKey] ?? false);
-  const knownKind = KNOWN_TOOL_KINDS.includes(entry.toolKind);
+  const knownKind = isKnownToolKind(entry.toolKind);
   const terminals = useStore((s) => s.sessions[sessionId]?.terminals);
   const shown = shownToolStatus(entry, terminals);
-  const status = STATUS[shown.status] ?? { label: shown.status, icon: 'unknown' };
-  const knownStatus = shown.status in STATUS;
+  const knownStatus = isKnownToolStatus(shown.status);
+  const status = knownStatus ? STATUS[shown.status as keyof typeof STATUS] : { label: shown.status, icon: 'unknown' };
   const statusLabel = shown.exitNote ? `${status.label} (${shown.exitNote})` : status.label;
-  const command = commandOf(entry.rawInput);
+  const command = toolCommand(entry.rawInput);
   // What is being approved is always on screen: the command, the input, the diff.
   const showInput = inputOpen ?? Boolean(permission);
   const title = entry.title || command || entry.toolCallId;
@@ -59,7 +62,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
     <article className={`entry tool tool-${knownStatus ? shown.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
       <header className="tool-header">
         <span className={`tool-kind kind-${knownKind ? entry.toolKind : 'unknown'}`} title={`Kind: ${entry.toolKind}`}>
-          <Icon name={knownKind ? entry.toolKind : 'unknown'} label={KIND_LABELS[entry.toolKind] ?? `Unknown kind ${entry.toolKind}`} />
+          <Icon name={knownKind ? entry.toolKind : 'unknown'} label={knownKind ? KIND_LABELS[entry.toolKind as keyof typeof KIND_LABELS] : `Unknown kind ${entry.toolKind}`} />
         </span>
         <span className="tool-title">{title}</span>
         {!knownKind && <span className="badge-neutral">{entry.toolKind}</span>}
@@ -82,9 +85,8 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
       )}
       {entry.locations.length > 0 && (
         <ul className="tool-locations" aria-label="Locations">
-          {entry.locations.map((location, i) => {
-            const path = String(location.path ?? '');
-            const line = typeof location.line === 'number' ? location.line : null;
+          {entry.locations.map((raw, i) => {
+            const { path, line } = locationView(raw);
             const label = `${path}${line ? `:${line}` : ''}`;
             return (
               <li key={i}>
@@ -99,7 +101,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
         </ul>
       )}
       {entry.content.map((content, i) => (
-        <ToolContent key={i} sessionId={sessionId} toolCallId={entry.toolCallId} content={content} meta={entry.meta} />
+        <ToolContent key={i} sessionId={sessionId} toolCallId={entry.toolCallId} content={toolContentView(content)} meta={entry.meta} />
       ))}
       {entry.rawInput !== undefined && (
         <div className="raw">
@@ -150,45 +152,35 @@ function PermissionAnswer({ outcome }: { outcome: NonNullable<ToolCallEntry['per
   );
 }
 
-function commandOf(rawInput: unknown): string | null {
-  if (!rawInput || typeof rawInput !== 'object') return null;
-  const input = rawInput as Record<string, unknown>;
-  if (typeof input.command === 'string') return [input.command, ...(Array.isArray(input.args) ? input.args.map(String) : [])].join(' ');
-  if (Array.isArray(input.command)) return input.command.map(String).join(' ');
-  return null;
-}
-
-function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: string; toolCallId: string; content: Record<string, unknown>; meta: unknown }) {
+function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: string; toolCallId: string; content: ToolContentView; meta: unknown }) {
   switch (content.type) {
     case 'content': {
-      const block = content.content as { type?: string; text?: string } | undefined;
+      const block = content.block;
       // Tool output text is Markdown (Claude Code wraps command output in ```console fences), as in Zed.
       if (block?.type === 'text')
         return (
           <div className="tool-text tool-markdown" aria-label="Tool output">
-            <Markdown text={block.text ?? ''} />
+            <Markdown text={block.text} />
           </div>
         );
-      return <UnknownBox label={`content ${String(block?.type)}`} raw={block} />;
+      return <UnknownBox label={`content ${block ? (block.type === 'unknown' ? block.typeName : block.type) : 'undefined'}`} raw={block?.raw} />;
     }
-    case 'diff': {
-      if (Array.isArray(content.changes)) return <DiffChanges toolCallId={toolCallId} content={content} />;
-      const path = String(content.path ?? '');
+    case 'diff':
+      if (content.changes) return <DiffChanges toolCallId={toolCallId} content={content.raw} />;
       return (
         <DiffBlock
-          modelKey={`${toolCallId}:${path}`}
-          path={path}
+          modelKey={`${toolCallId}:${content.path}`}
+          path={content.path}
           // An empty old text is how Qwen Code marks a new file (ACP: no old text).
-          oldText={typeof content.oldText === 'string' && content.oldText !== '' ? content.oldText : null}
-          newText={String(content.newText ?? '')}
-          deleted={content.deleted === true}
+          oldText={content.oldText === '' ? null : content.oldText}
+          newText={content.newText}
+          deleted={content.deleted}
         />
       );
-    }
     case 'terminal':
-      return <ToolTerminal sessionId={sessionId} terminalId={String(content.terminalId)} meta={meta} />;
+      return <ToolTerminal sessionId={sessionId} terminalId={content.terminalId} meta={meta} />;
     default:
-      return <UnknownBox label={`tool content ${String(content.type)}`} raw={content} />;
+      return <UnknownBox label={`tool content ${content.typeName}`} raw={content.raw} />;
   }
 }
 
@@ -197,7 +189,7 @@ function ToolTerminal({ sessionId, terminalId, meta }: { sessionId: string; term
   const agentOwned = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.owner === 'agent');
   if (agentOwned) return <AgentTerminal sessionId={sessionId} terminalId={terminalId} />;
   if (!known) {
-    const output = (meta as Record<string, unknown> | undefined)?.terminal_output;
+    const output = metaTerminalOutput(meta);
     return (
       <div className="terminal-missing">
         <span className="muted small">Terminal {terminalId} (not run by this app)</span>

@@ -3,9 +3,10 @@ import type { RawObject } from '../../../src-shared/session/events';
 import { bridge } from '../../bridge';
 import { run, useAppStore } from '../../store/appStore';
 import { useUiStore } from '../../store/uiStore';
+import { MainLogSection } from './MainLogSection';
 import { formatCost, formatTokens } from './UsageMeter';
 
-/** Agent and session info: name, version, capabilities, stderr log, usage, ids. */
+/** Agent and session info: name, version, capabilities, initialize `_meta`, stderr log, the app log, usage, ids. */
 export function SessionInfoDialog({ sessionId }: { sessionId: string }) {
   const open = useUiStore((s) => s.infoOpen);
   if (!open) return null;
@@ -80,6 +81,14 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
               </li>
             ))}
           </ul>
+          {agent?.meta && Object.keys(agent.meta).length > 0 && (
+            <>
+              <h4>Extension data (_meta)</h4>
+              <pre className="stderr" aria-label="Agent _meta" tabIndex={0}>
+                {JSON.stringify(agent.meta, null, 2)}
+              </pre>
+            </>
+          )}
         </section>
         <section aria-labelledby="info-session">
           <h3 id="info-session">Session</h3>
@@ -115,6 +124,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
           {stderr === null ? 'Loading…' : stderr.length ? stderr.join('\n') : '(empty)'}
         </pre>
       </section>
+      <MainLogSection />
     </dialog>
   );
 }

@@ -5,6 +5,7 @@ import { parseRegistryIndex, type RegistryAgent, type RegistryIndex } from '../.
 import { readJson, writeFileAtomic } from '../store/jsonFile';
 import { describeFetchError, readLimited } from '../net/http';
 import { sanitizeSvg } from './svgSanitizer';
+import { logWarn } from '../log/mainLog';
 
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
 export const REGISTRY_URL_ENV = 'ACP_DESKTOP_REGISTRY_URL';
@@ -196,8 +197,8 @@ export class RegistryClient {
     };
     try {
       writeFileAtomic(this.cacheFile, JSON.stringify(entry));
-    } catch {
-      /* a read-only or full disk only costs the cache */
+    } catch (error) {
+      logWarn('Caching the registry index (a read-only or full disk only costs the cache)', error);
     }
     this.snapshot = { index: parsed.index, source: 'live', fetchedAt: checkedAt, checkedAt, url, error: null, warnings: parsed.warnings };
     void this.refreshIcons();
@@ -225,8 +226,8 @@ export class RegistryClient {
         try {
           const clean = sanitizeSvg(readFileSync(join(dir, file), 'utf8'));
           if (clean) this.icons.set(file.slice(0, -4), clean);
-        } catch {
-          /* unreadable icon: the letter fallback */
+        } catch (error) {
+          logWarn(`Reading the cached icon ${file} (the letter is shown instead)`, error);
         }
       }
     };
@@ -253,8 +254,8 @@ export class RegistryClient {
           try {
             mkdirSync(this.iconsDir, { recursive: true });
             writeFileAtomic(join(this.iconsDir, `${agent.id}.svg`), clean);
-          } catch {
-            /* memory only */
+          } catch (error) {
+            logWarn(`Caching the icon of ${agent.id} (kept in memory only)`, error);
           }
         }
       }
@@ -279,7 +280,8 @@ export class RegistryClient {
         return null;
       }
       return sanitizeSvg(await readLimited(response, MAX_ICON_BYTES));
-    } catch {
+    } catch (error) {
+      logWarn(`Fetching the icon of ${agent.id} from ${url} (the letter is shown instead)`, error);
       return null;
     }
   }

@@ -47,7 +47,7 @@ export interface HistoryServiceOptions {
 const LOG_SUFFIX = '.jsonl';
 
 /**
- * Sessions that last (issue 6): the history index, full-text search, drafts, export, and the
+ * Sessions that last (docs/HISTORY.md): the history index, full-text search, drafts, export, and the
  * history actions (open an agent's session, rename, delete, fork, continue in a new session).
  *
  * The event logs stay the one source of truth. The history index (`sessions/index.json`) and

@@ -1,6 +1,27 @@
 // Lint: the layer map. `src-renderer → src-shared ← src-main`; only src-main/electron imports
 // electron; only src-main/acp imports the ACP SDK at run time; src-shared uses neither Node nor DOM.
+// Inside src-main, folders are stacked (SRC_MAIN_LAYERS); import cycles: scripts/check-cycles.mjs.
 import tseslint from 'typescript-eslint';
+import { codeLayering } from './scripts/eslint/codeLayering.mjs';
+
+/**
+ * The folders of src-main, top to bottom (docs/ARCHITECTURE.md): a file imports from its own
+ * group or from lower layers only. Groups in one layer do not import each other.
+ */
+const SRC_MAIN_LAYERS = [
+  ['cli.ts', 'electron/', 'testing/'], // the hosts (and the test harness, which is one)
+  ['server/'], // the browser host's HTTP + WebSocket server (started by cli.ts)
+  ['core/'], // the composition root and the handler table
+  ['registry/', 'history/'], // services that never import the core
+  ['install/'], // downloads, archives, runtimes, the post-install probe
+  ['sessions/'], // sessions, turns, the client side of the protocol
+  ['agents/'], // AgentManager: one process per agent, initialize
+  ['acp/'], // AgentConnection: the only runtime user of the SDK
+  ['terminals/', 'fs/', 'store/'], // node-pty terminals, file access, files in the data folder
+  ['agents/agentProcess.ts|agents/spawnCommand.ts|agents/quirks/'], // spawning processes, agent-specific quirks
+  ['net/', 'log/'], // HTTP helpers, the main log
+  ['errors/'], // the error types
+];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'resources/**', 'e2e/artifacts/**'] },
@@ -11,6 +32,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-restricted-syntax': ['error', { selector: 'CallExpression[callee.name="require"][arguments.0.value="electron"]', message: 'Never require electron outside src-main/electron.' }],
     },
+  },
+  {
+    // Tests drive the core from any folder (coreHarness), so they are outside the layers.
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/**/*.test.ts'],
+    plugins: { local: { rules: { 'code-layering': codeLayering } } },
+    rules: { 'local/code-layering': ['error', { root: 'src-main', layers: SRC_MAIN_LAYERS }] },
   },
   {
     files: ['src-shared/**/*.ts'],

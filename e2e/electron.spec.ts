@@ -5,7 +5,7 @@ import { _electron as electron, expect, test, type ElectronApplication, type Pag
 
 /**
  * The desktop app end to end, in real Electron. Runs only where an Electron binary exists:
- * Electron ≥ 42 downloads it on first use, which our machines cannot do (TOOLCHAIN.md §5), and
+ * Electron ≥ 42 downloads it on first use, which machines without internet cannot do, and
  * loading the `electron` package would start that download — so this file never imports it;
  * it finds the binary itself and hands Playwright its path.
  */

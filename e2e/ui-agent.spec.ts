@@ -104,6 +104,24 @@ test.describe('5 · plans, 7 · config options, 11 · agent info, 12 · unknown 
     await expect(page.getByRole('dialog', { name: 'Agent and session' }).getByLabel('Agent log', { exact: true })).toContainText('simulated crash');
   });
 
+  test("agent info shows the agent's initialize _meta and the app log (its file and last lines)", async ({ page, host }) => {
+    await openApp(page, host);
+    await startSession(page, 'Fixture Agent', host.workspace);
+    await waitIdle(page);
+    // An agent that exits is written to the app log (logs/main.log in the data folder).
+    await send(page, 'crash');
+    await expect(transcript(page).getByRole('alert').filter({ hasText: 'The agent exited with code 3' })).toBeVisible();
+    await page.getByRole('button', { name: 'Session info' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Agent and session' });
+    // The fixture's initialize answer carries `_meta.clientCapabilitiesSeen`.
+    await expect(dialog.getByLabel('Agent _meta', { exact: true })).toContainText('clientCapabilitiesSeen');
+    await expect(dialog.getByLabel('App log file', { exact: true })).toHaveText(join(host.dataDir, 'logs', 'main.log'));
+    await expect(dialog.getByLabel('App log', { exact: true })).toContainText('fixture: The agent exited with code 3');
+    // The browser host cannot open files on the person's machine: it shows the lines instead.
+    await expect(dialog.getByRole('button', { name: 'Open log file' })).toHaveCount(0);
+    await shot(page, 'agent-info-meta-and-app-log');
+  });
+
   test('usage colour thresholds: a nearly full context window is red and says so', async ({ page }) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-usage-'));
     const workspace = mkdtempSync(join(tmpdir(), 'acp-e2e-ws-'));

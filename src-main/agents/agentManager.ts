@@ -46,7 +46,7 @@ export class AgentManager {
   private lastErrors = new Map<string, string>();
   private lastInit = new Map<
     string,
-    { agentInfo: RawObject | null; capabilities: RawObject | null; protocolVersion: number; authMethods: AuthMethodInfo[]; meta: unknown }
+    { agentInfo: RawObject | null; capabilities: RawObject | null; protocolVersion: number; authMethods: AuthMethodInfo[]; meta: RawObject | null }
   >();
   private stderrCache = new Map<string, string[]>();
   readonly secrets: SecretStore;
@@ -77,6 +77,7 @@ export class AgentManager {
         capabilities: init?.capabilities,
         protocolVersion: init?.protocolVersion,
         authMethods: init?.authMethods,
+        meta: init?.meta,
         signIn: {
           storedEnv: Object.keys(readAgentEnv(this.secrets, agent.id)),
           secretsPersistent: this.secrets.persistent,
@@ -110,7 +111,7 @@ export class AgentManager {
           capabilities: (init.agentCapabilities as RawObject | undefined) ?? null,
           protocolVersion: init.protocolVersion,
           authMethods: toAuthMethods(init.authMethods),
-          meta: (init as RawObject)._meta,
+          meta: isRawObject((init as RawObject)._meta) ? ((init as RawObject)._meta as RawObject) : null,
         });
         runtime.status = 'ready';
         this.lastErrors.delete(agentId);
@@ -182,4 +183,8 @@ export class AgentManager {
   async stopAll(): Promise<void> {
     await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
   }
+}
+
+function isRawObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,12 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
+import { describeExit } from '../acp/agentConnection';
 import { AgentManager } from '../agents/agentManager';
 import { fsHandlers } from '../fs/fsHandlers';
 import { historyHandlers } from '../history/historyHandlers';
 import { HistoryService, type HistorySessions } from '../history/historyService';
 import { logHandlers } from '../log/logHandlers';
-import { logError, openMainLog } from '../log/mainLog';
+import { logError, logWarn, openMainLog } from '../log/mainLog';
 import { registryHandlers } from '../registry/registryHandlers';
 import { RegistryService } from '../registry/registryService';
 import { SessionManager } from '../sessions/sessionManager';
@@ -38,7 +39,10 @@ export function createCore(options: AppCoreOptions): AppCore {
     initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
     secrets: options.secrets,
     onChange: changed,
-    onExit: (agentId, info, tail) => sessions.onAgentExit(agentId, info.code, info.signal, tail),
+    onExit: (agentId, info, tail) => {
+      logWarn(`${agentId}: ${describeExit(info, tail)}`);
+      sessions.onAgentExit(agentId, info.code, info.signal, tail);
+    },
   });
   const sessions: SessionManager = new SessionManager({
     dataDir: options.dataDir,

@@ -13,6 +13,3 @@ export const DEEP_LINK_SCHEME = 'acp-desktop';
 
 /** Where Help → Documentation goes. */
 export const DOCS_URL = 'https://agentclientprotocol.com';
-
-/** The release feed electron-updater reads (electron-builder.yml `publish`). */
-export const RELEASES_URL = 'https://github.com/acp-desktop/acp-desktop/releases';

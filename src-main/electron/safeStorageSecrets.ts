@@ -2,6 +2,7 @@ import { safeStorage } from 'electron';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { SecretStore } from '../store/secretStore';
+import { logWarn } from '../log/mainLog';
 
 /**
  * Secrets encrypted with Electron's `safeStorage` (Keychain on macOS, DPAPI on Windows,
@@ -27,8 +28,9 @@ export class SafeStorageSecrets implements SecretStore {
         if (typeof parsed === 'object' && parsed !== null) {
           this.cipher = Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
         }
-      } catch {
-        /* no secrets yet, or an unreadable file: start empty */
+      } catch (error) {
+        // No secrets yet is normal; an unreadable file starts empty too, but is logged.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${this.file} (starting with no stored secrets)`, error);
       }
     }
   }

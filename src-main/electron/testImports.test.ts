@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * No Electron binary exists on our machines, and loading the `electron` package makes it try
- * to download one (TOOLCHAIN.md §5). So no test may load `electron`, even indirectly: every
+ * to download one (the test machines have no internet for it). So no test may load `electron`, even indirectly: every
  * module the tests here reach must import it for types only. electron-updater loads it too.
  */
 const FORBIDDEN = new Set(['electron', 'electron-updater']);

@@ -13,7 +13,7 @@ function directives(policy: string): Map<string, string[]> {
   );
 }
 
-describe('mainWindowOptions (issue 2 item 4: the hardened shell)', () => {
+describe('mainWindowOptions (the hardened shell)', () => {
   const options = mainWindowOptions('/app/out/preload/index.cjs');
   const web = options.webPreferences!;
 

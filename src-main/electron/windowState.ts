@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { readJson, writeFileAtomic } from '../store/jsonFile';
+import { logWarn } from '../log/mainLog';
 
 /** A rectangle in screen coordinates (Electron's `Rectangle`). */
 export interface Rectangle {
@@ -115,7 +116,8 @@ export function loadWindowState(dataDir: string): WindowState | null {
 export function saveWindowState(dataDir: string, state: WindowState): void {
   try {
     writeFileAtomic(windowStateFile(dataDir), `${JSON.stringify(state, null, 2)}\n`);
-  } catch {
-    // Losing the window position is not worth an error on quit.
+  } catch (error) {
+    // Losing the window position is not worth an error on quit, only a log line.
+    logWarn('Saving the window position', error);
   }
 }

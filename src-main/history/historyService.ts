@@ -17,6 +17,7 @@ import { EventLog, readEventLog } from '../store/eventLog';
 import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessionCatalog';
 import type { TabsStore } from '../store/tabsStore';
 import { SearchIndex } from './searchIndex';
+import { logged, logWarn } from '../log/mainLog';
 
 /** An open session as history reads it. */
 export interface LiveSession {
@@ -46,7 +47,7 @@ export interface HistoryServiceOptions {
 const LOG_SUFFIX = '.jsonl';
 
 /**
- * Sessions that last (issue 6): the history index, full-text search, drafts, export, and the
+ * Sessions that last (docs/HISTORY.md): the history index, full-text search, drafts, export, and the
  * history actions (open an agent's session, rename, delete, fork, continue in a new session).
  *
  * The event logs stay the one source of truth. The history index (`sessions/index.json`) and
@@ -252,7 +253,7 @@ export class HistoryService {
     if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
     const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId, ...(title ? { title } : {}) });
     this.openTab(session.id);
-    void this.options.sessions.connect(session).catch(() => {});
+    void this.options.sessions.connect(session).catch(logged(`Connecting session ${session.id}`, 'warn'));
     return session.id;
   }
 
@@ -292,8 +293,8 @@ export class HistoryService {
       this.options.tabs.close(sessionId);
       try {
         unlinkSync(this.logFile(sessionId));
-      } catch {
-        /* already gone */
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Deleting the log of ${sessionId}`, error);
       }
       this.catalog.remove(sessionId);
       this.search.removeSession(sessionId);
@@ -343,7 +344,7 @@ export class HistoryService {
     if (!source || !input.sessionId) {
       const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId: forkAcp, title });
       this.openTab(session.id);
-      void this.options.sessions.connect(session).catch(() => {});
+      void this.options.sessions.connect(session).catch(logged(`Connecting session ${session.id}`, 'warn'));
       return session.id;
     }
     const parentId = input.sessionId;
@@ -422,13 +423,13 @@ export class HistoryService {
     this.drafts.set(session.id, continuationDraft(state));
     this.drafts.flush();
     this.openTab(session.id);
-    void this.options.sessions.connect(session).catch(() => {});
+    void this.options.sessions.connect(session).catch(logged(`Connecting session ${session.id}`, 'warn'));
     return session.id;
   }
 
   async dispose(): Promise<void> {
     this.catchUp();
-    await this.reconciling?.catch(() => {});
+    await this.reconciling?.catch(logged('Reconciling the history index before quitting'));
     this.drafts.flush();
     this.catalog.flush();
     this.search.flush();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
 import { writeFileAtomic } from '../store/jsonFile';
+import { logWarn } from '../log/mainLog';
 
 /** One indexed document: a piece (≤ CHUNK characters) of one transcript entry. */
 interface Doc {
@@ -153,8 +154,9 @@ export class SearchIndex {
       let text: string | null = null;
       try {
         text = await readFile(this.file, 'utf8');
-      } catch {
-        /* no index yet: everything is indexed from the logs */
+      } catch (error) {
+        // No index yet is normal: everything is indexed from the logs (so is an unreadable one).
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${this.file}`, error);
       }
       if (text !== null) {
         try {

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { describeFetchError } from '../registry/registryClient';
+import { describeFetchError } from '../net/http';
 
 /** An install failure with a message meant for the person (it says what happened and why). */
 export class InstallError extends Error {

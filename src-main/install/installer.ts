@@ -20,6 +20,7 @@ import { fallbackVersion, isMissingVersion, npmErrorText, parseVersionList } fro
 import { probeAgent } from './probe';
 import { detectNode, detectUv, findOnPath, findTool, pathWith, runTool } from './runtimes';
 import { installNodeRuntime, installUvRuntime, managedNodeDirs, managedUvDirs, type RuntimeName } from './runtimeInstaller';
+import { logWarn } from '../log/mainLog';
 
 /**
  * Installs registry agents into `<data>/agents/<id>/<version>/`, one folder per version, with
@@ -266,14 +267,14 @@ export class Installer {
     const remove = (path: string) => {
       try {
         rmSync(path, { recursive: true, force: true });
-      } catch {
-        /* still in use (Windows): next time */
+      } catch (error) {
+        logWarn(`Removing ${path} (still in use on Windows? retried on the next start)`, error);
       }
     };
     try {
       for (const name of readdirSync(this.tmpDir)) if (!this.operations.size && old(join(this.tmpDir, name))) remove(join(this.tmpDir, name));
-    } catch {
-      /* no temp folder */
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Cleaning ${this.tmpDir}`, error);
     }
     for (const installed of this.list()) {
       const parent = join(this.agentsDir, installed.manifest.agentId);
@@ -426,8 +427,8 @@ export class Installer {
       if (name === 'current.json' || name === keep) continue;
       try {
         rmSync(join(parent, name), { recursive: true, force: true });
-      } catch {
-        /* in use: removed by cleanup() on a later start */
+      } catch (error) {
+        logWarn(`Removing an old version of ${agentId} (in use? removed by cleanup() on a later start)`, error);
       }
     }
   }

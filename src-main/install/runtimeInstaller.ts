@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
-import { describeFetchError, readLimited } from '../registry/registryClient';
+import { describeFetchError, readLimited } from '../net/http';
 import { cancelled, download, InstallError, type DownloadProgress } from './download';
 import { extractArchive, sniffArchive } from './extract';
 

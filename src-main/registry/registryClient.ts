@@ -3,7 +3,9 @@ import { dirname, join } from 'node:path';
 import type { RegistrySource } from '../../src-shared/ipc/registryContract';
 import { parseRegistryIndex, type RegistryAgent, type RegistryIndex } from '../../src-shared/registry/schema';
 import { readJson, writeFileAtomic } from '../store/jsonFile';
+import { describeFetchError, readLimited } from '../net/http';
 import { sanitizeSvg } from './svgSanitizer';
+import { logWarn } from '../log/mainLog';
 
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
 export const REGISTRY_URL_ENV = 'ACP_DESKTOP_REGISTRY_URL';
@@ -195,8 +197,8 @@ export class RegistryClient {
     };
     try {
       writeFileAtomic(this.cacheFile, JSON.stringify(entry));
-    } catch {
-      /* a read-only or full disk only costs the cache */
+    } catch (error) {
+      logWarn('Caching the registry index (a read-only or full disk only costs the cache)', error);
     }
     this.snapshot = { index: parsed.index, source: 'live', fetchedAt: checkedAt, checkedAt, url, error: null, warnings: parsed.warnings };
     void this.refreshIcons();
@@ -224,8 +226,8 @@ export class RegistryClient {
         try {
           const clean = sanitizeSvg(readFileSync(join(dir, file), 'utf8'));
           if (clean) this.icons.set(file.slice(0, -4), clean);
-        } catch {
-          /* unreadable icon: the letter fallback */
+        } catch (error) {
+          logWarn(`Reading the cached icon ${file} (the letter is shown instead)`, error);
         }
       }
     };
@@ -252,8 +254,8 @@ export class RegistryClient {
           try {
             mkdirSync(this.iconsDir, { recursive: true });
             writeFileAtomic(join(this.iconsDir, `${agent.id}.svg`), clean);
-          } catch {
-            /* memory only */
+          } catch (error) {
+            logWarn(`Caching the icon of ${agent.id} (kept in memory only)`, error);
           }
         }
       }
@@ -278,7 +280,8 @@ export class RegistryClient {
         return null;
       }
       return sanitizeSvg(await readLimited(response, MAX_ICON_BYTES));
-    } catch {
+    } catch (error) {
+      logWarn(`Fetching the icon of ${agent.id} from ${url} (the letter is shown instead)`, error);
       return null;
     }
   }
@@ -297,36 +300,3 @@ export function iconUrl(agent: RegistryAgent, indexUrl: string): string | null {
   }
 }
 
-/** Reads a response body as text, refusing bodies over `limit` bytes. */
-export async function readLimited(response: Response, limit: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > limit) {
-    void response.body?.cancel();
-    throw new Error(`it is ${declared} bytes; the limit is ${limit}`);
-  }
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new Error(`it is over the limit of ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** `fetch failed` says nothing: dig out the cause (ENOTFOUND, ECONNREFUSED, a timeout). */
-export function describeFetchError(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === 'TimeoutError') return 'the request timed out';
-  if (e?.name === 'AbortError') return 'cancelled';
-  const cause = e?.cause;
-  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`;
-  return cause?.message ?? e?.message ?? String(error);
-}

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { logWarn } from '../log/mainLog';
 
 /** Writes a file atomically: a temporary file beside it, then a rename. */
 export function writeFileAtomic(file: string, text: string): void {
@@ -20,7 +21,9 @@ export function readJson<T>(file: string, fallback: T): { value: T; error: strin
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
-  } catch {
+  } catch (error) {
+    // Not written yet is normal; an unreadable file also falls back, with a log line.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file}`, error);
     return { value: fallback, error: null };
   }
   try {

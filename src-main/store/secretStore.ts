@@ -1,3 +1,4 @@
+import { logWarn } from '../log/mainLog';
 /**
  * Where sign-in secrets live (API keys for `env_var` authentication). The Electron host plugs
  * in `SafeStorageSecrets` (src-main/electron/safeStorageSecrets.ts: encrypted with the OS
@@ -45,7 +46,8 @@ export function readAgentEnv(store: SecretStore, agentId: string): Record<string
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
     return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  } catch {
+  } catch (error) {
+    logWarn(`Reading the stored sign-in values of ${agentId} (damaged: read as empty)`, error);
     return {};
   }
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import { defaultSettings, parseSettings, type Settings } from '../../src-shared/settings';
 import { writeFileAtomic } from './jsonFile';
+import { logWarn } from '../log/mainLog';
 
 export const SETTINGS_TEMPLATE = `{
   "agents": [],
@@ -71,8 +72,9 @@ export class SettingsStore {
         this.reload();
         onChange();
       });
-    } catch {
-      /* the file does not exist yet; edits through the app still reload */
+    } catch (error) {
+      // A missing file is normal (edits through the app still reload); anything else is logged.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Watching ${this.file} for changes`, error);
     }
   }
 

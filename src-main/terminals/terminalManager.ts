@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { OutputBuffer } from './outputBuffer';
 import { planTerminalSpawn } from './shellCommand';
+import { logWarn } from '../log/mainLog';
 
 type NodePty = typeof import('node-pty');
 
@@ -12,7 +13,8 @@ function loadPty(): NodePty | null {
   if (ptyModule !== undefined) return ptyModule;
   try {
     ptyModule = createRequire(import.meta.url)('node-pty') as NodePty;
-  } catch {
+  } catch (error) {
+    logWarn('Loading node-pty (terminals fall back to plain pipes)', error);
     ptyModule = null;
   }
   return ptyModule;

@@ -61,7 +61,3 @@ export function Icon({ name, label, className }: { name: string; label?: string;
     </svg>
   );
 }
-
-export function hasIcon(name: string): boolean {
-  return name in PATHS;
-}

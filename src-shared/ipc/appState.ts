@@ -21,6 +21,8 @@ export interface AgentSummary {
   protocolVersion?: number;
   capabilities?: RawObject | null;
   authMethods?: AuthMethodInfo[];
+  /** The `_meta` of the `initialize` answer (extension data), shown as JSON in the agent info dialog. */
+  meta?: RawObject | null;
   /** Sign-in state the app keeps: which `env_var` values are stored (names only), where, and whether `logout` exists. */
   signIn?: { storedEnv: string[]; secretsPersistent: boolean; secretsDescription: string; canLogout: boolean };
   /** Sanitized SVG markup, or undefined for the letter fallback. */

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { agentInfoView, capabilitiesOf } from '../../../src-shared/acp/agent';
 import { useStore } from '../../store';
+import { MainLogSection } from './MainLogSection';
 import { formatCost, formatTokens } from './UsageMeter';
 import { readAgentStderr, signOutOfAgent } from './actions';
 
-/** Agent and session info: name, version, capabilities, stderr log, usage, ids. */
+/** Agent and session info: name, version, capabilities, initialize `_meta`, stderr log, the app log, usage, ids. */
 export function SessionInfoDialog({ sessionId }: { sessionId: string }) {
   const open = useStore((s) => s.infoOpen);
   if (!open) return null;
@@ -76,6 +77,14 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
               </li>
             ))}
           </ul>
+          {agent?.meta && Object.keys(agent.meta).length > 0 && (
+            <>
+              <h4>Extension data (_meta)</h4>
+              <pre className="stderr" aria-label="Agent _meta" tabIndex={0}>
+                {JSON.stringify(agent.meta, null, 2)}
+              </pre>
+            </>
+          )}
         </section>
         <section aria-labelledby="info-session">
           <h3 id="info-session">Session</h3>
@@ -111,6 +120,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
           {stderr === null ? 'Loading…' : stderr.length ? stderr.join('\n') : '(empty)'}
         </pre>
       </section>
+      <MainLogSection />
     </dialog>
   );
 }

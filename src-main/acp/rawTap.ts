@@ -61,7 +61,7 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
 }
 
 function megabytes(bytes: number): string {
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
 /**
@@ -116,9 +116,16 @@ export interface StdoutGuard {
   onOversize(bytes: number): void;
 }
 
+/** Whether a line can be JSON-RPC (an object; an array is a batch the SDK answers itself). */
+function isProtocolLine(head: string): boolean {
+  const trimmed = head.trimStart();
+  return trimmed.startsWith('{') || trimmed.startsWith('[');
+}
+
 /**
  * Sits between the agent's stdout and the SDK: forwards whole lines only, drops a line over
- * `maxBytes` (reported, never buffered past the limit), and reports lines that are not JSON.
+ * `maxBytes` (reported, never buffered past the limit), and reports and drops lines that cannot
+ * be JSON-RPC (the SDK answered each with a parse error: 50,000 log lines, 50,000 answers).
  * Only the start of each line is decoded, so multi-megabyte messages cost nothing extra.
  */
 export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuard, maxBytes = MAX_LINE_BYTES): ReadableStream<Uint8Array> {
@@ -149,24 +156,21 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
         let from = 0;
         for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
           const line = chunk.subarray(start, nl);
-          if (size > 0 || dropping) {
+          const continued = size > 0 || dropping;
+          size += line.length;
+          addHead(line);
+          if (!dropping && size > maxBytes) dropping = true;
+          const forward = !dropping && isProtocolLine(head);
+          if (continued) {
             // The line began in an earlier chunk.
-            size += line.length;
-            addHead(line);
-            if (!dropping && size > maxBytes) dropping = true;
-            if (!dropping) {
+            if (forward) {
               for (const part of pending) controller.enqueue(part);
               controller.enqueue(chunk.subarray(start, nl + 1));
             }
             from = nl + 1;
-          } else if (line.length > maxBytes) {
+          } else if (!forward) {
             if (start > from) controller.enqueue(chunk.subarray(from, start));
-            size = line.length;
-            dropping = true;
             from = nl + 1;
-          } else {
-            size = line.length;
-            addHead(line);
           }
           endLine();
           start = nl + 1;
@@ -184,7 +188,7 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
         }
       },
       flush(controller) {
-        if (!dropping) for (const part of pending) controller.enqueue(part);
+        if (!dropping && isProtocolLine(head)) for (const part of pending) controller.enqueue(part);
         if (size > 0 || dropping) endLine();
       },
     }),

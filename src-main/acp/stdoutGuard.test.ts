@@ -40,10 +40,10 @@ describe('guardStdout (issue 12, defects 8 and 9)', () => {
     expect(unterminated.oversize).toEqual([long.length]);
   });
 
-  it('reports lines that are not JSON (their start), and still forwards them for the SDK to skip', async () => {
-    const { text, garbage } = await run(['hello world\n  {"ok":1}\nsecond', ' log line\n'], 100);
-    expect(garbage).toEqual(['hello world', 'second log line']);
-    expect(text).toContain('{"ok":1}');
+  it('reports lines that are not JSON (their start) and keeps them from the SDK', async () => {
+    const { text, garbage } = await run(['hello world\n  {"ok":1}\nsecond', ' log line\n[1]\n{"b"', ':2}\ntail'], 100);
+    expect(garbage).toEqual(['hello world', 'second log line', '[1]', 'tail']);
+    expect(text).toBe('  {"ok":1}\n[1]\n{"b":2}\n');
   });
 });
 

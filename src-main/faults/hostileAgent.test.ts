@@ -84,7 +84,7 @@ describe('fault suite: a hostile agent', () => {
     const s = await scene();
     await s.h.prompt(s.hostile, 'oversize 33', 60_000);
     expect(s.h.agentText(s.hostile)).toContain('After the oversized message.');
-    expect(noticeTexts(s.h, s.hostile).some((text) => /larger than the 32\.0 MB limit of one ACP message/.test(text))).toBe(true);
+    expect(noticeTexts(s.h, s.hostile).some((text) => /larger than the 32\.0 MiB limit of one ACP message/.test(text))).toBe(true);
     expect(s.h.lastStop(s.hostile)).toMatchObject({ stopReason: 'end_turn' });
     expect(s.h.state(s.hostile).status).not.toBe('exited');
     await s.h.prompt(s.hostile, 'echo next question');
@@ -97,7 +97,7 @@ describe('fault suite: a hostile agent', () => {
     const big = join(s.h.workspace, 'big.txt');
     writeFileSync(big, 'y'.repeat(33 * 1024 * 1024));
     await s.h.prompt(s.hostile, `readfile ${big}`, 60_000);
-    expect(s.h.agentText(s.hostile)).toMatch(/read failed: The answer is 33\.0 MB, over the 32\.0 MB limit/);
+    expect(s.h.agentText(s.hostile)).toMatch(/read failed: The answer is 33\.0 MiB, over the 32\.0 MiB limit/);
     expect(s.h.state(s.hostile).status).not.toBe('exited');
     await s.h.prompt(s.hostile, 'echo alive');
     expect(s.h.agentText(s.hostile)).toContain('Echo: alive');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requests, type RequestName } from '../../src-shared/ipc/contract';
 import { pathInside } from '../store/dataPath';
-import { AppCore } from './appCore';
+import type { AppCore } from './appCore';
+import { createCore } from './createCore';
 import { dispatch } from './dispatch';
 
 let root: string;
@@ -12,7 +13,7 @@ let core: AppCore;
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), 'acp-fuzz-'));
-  core = new AppCore({ dataDir: join(root, 'data'), host: 'browser', defaultCwd: root });
+  core = createCore({ dataDir: join(root, 'data'), host: 'browser', defaultCwd: root });
 });
 
 afterAll(async () => {

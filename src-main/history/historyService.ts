@@ -18,9 +18,22 @@ import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessio
 import type { TabsStore } from '../store/tabsStore';
 import { SearchIndex } from './searchIndex';
 
+/** An open session as history reads it. */
+export interface LiveSession {
+  state: SessionState;
+  logFile: string;
+  agentId: string;
+  acpSessionId: string | null;
+}
+
+/** What history needs from the session manager: its actions, and a read-only look at open sessions. */
+export interface HistorySessions extends Pick<SessionManager, 'flush' | 'logFile' | 'restore' | 'create' | 'connect' | 'recordEvent' | 'close'> {
+  live(sessionId: string): LiveSession | undefined;
+}
+
 export interface HistoryServiceOptions {
   dataDir: string;
-  sessions: SessionManager;
+  sessions: HistorySessions;
   agents: AgentManager;
   tabs: TabsStore;
   settings: () => Settings;
@@ -76,9 +89,9 @@ export class HistoryService {
     const dirty = [...this.dirty];
     this.dirty.clear();
     for (const sessionId of dirty) {
-      const live = this.options.sessions.sessions.get(sessionId);
+      const live = this.options.sessions.live(sessionId);
       if (!live) continue;
-      const size = fileSize(live.log.file);
+      const size = fileSize(live.logFile);
       if (size === null) continue;
       this.catalog.put(catalogEntry(live.state, size));
       // Until the saved index is loaded, reconcile picks this session up (its size changed).
@@ -133,7 +146,7 @@ export class HistoryService {
 
   /** A session's current state: the live one (flushed), else a fold of its log. */
   async stateOf(sessionId: string): Promise<SessionState | null> {
-    const live = this.options.sessions.sessions.get(sessionId);
+    const live = this.options.sessions.live(sessionId);
     if (live) {
       this.options.sessions.flush();
       return live.state;
@@ -152,7 +165,7 @@ export class HistoryService {
   // ---------------------------------------------------------------- history list
 
   private item(entry: CatalogEntry): HistoryItem {
-    const live = this.options.sessions.sessions.get(entry.sessionId);
+    const live = this.options.sessions.live(entry.sessionId);
     const state = live?.state;
     const agent = this.options.agents.find(entry.agentId);
     return {
@@ -247,7 +260,7 @@ export class HistoryService {
 
   async rename(sessionId: string, title: string): Promise<void> {
     const body: SessionEventBody = { kind: 'title.changed', title, byPerson: true };
-    if (this.options.sessions.sessions.has(sessionId)) {
+    if (this.options.sessions.live(sessionId)) {
       this.options.sessions.recordEvent(sessionId, body);
       this.onEvents(sessionId, []);
       return;
@@ -271,7 +284,7 @@ export class HistoryService {
     if (input.sessionId) {
       const sessionId = input.sessionId;
       const entry = this.catalog.get(sessionId);
-      const live = this.options.sessions.sessions.get(sessionId);
+      const live = this.options.sessions.live(sessionId);
       if (!entry && !live && !existsSync(this.logFile(sessionId))) throw new ProtocolError(`No session "${sessionId}".`);
       agentId ??= live?.agentId ?? entry?.agentId;
       acpSessionId ??= live?.acpSessionId ?? entry?.acpSessionId ?? undefined;
@@ -365,7 +378,7 @@ export class HistoryService {
     return this.search.search(text, limit).flatMap((hit) => {
       const entry = this.catalog.get(hit.sessionId);
       if (!entry) return [];
-      const live = this.options.sessions.sessions.get(hit.sessionId);
+      const live = this.options.sessions.live(hit.sessionId);
       return [
         {
           sessionId: hit.sessionId,

@@ -3,7 +3,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppCore } from '../core/appCore';
+import type { AppCore } from '../core/appCore';
+import { createCore } from '../core/createCore';
 import { startBrowserHost, type BrowserHost } from './browserHost';
 
 let host: BrowserHost;
@@ -18,7 +19,7 @@ beforeAll(async () => {
   mkdirSync(join(renderer, 'assets'));
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>ACP</title>');
   writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
-  core = new AppCore({ dataDir: mkdtempSync(join(tmpdir(), 'acp-host-')), host: 'browser' });
+  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'acp-host-')), host: 'browser' });
   host = await startBrowserHost({ core, rendererDir: renderer, port: 0 });
 });
 

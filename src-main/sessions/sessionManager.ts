@@ -8,6 +8,7 @@ import type { Settings } from '../../src-shared/settings';
 import { type AgentConnection, type ClientSide, ELICITATION_MODES, isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
+import { applyUpdateQuirks } from '../agents/quirks';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { oversizeNotice } from '../acp/rawTap';
 import { pathInside } from '../store/dataPath';
@@ -359,7 +360,7 @@ export class SessionManager {
       kind: 'auth.required',
       methods,
       message: methods.length
-        ? `${session.state.agentName} needs you to sign in.`
+        ? `${session.state.agentName} needs you to sign in.${authReason(message)}`
         : `${session.state.agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
     });
   }
@@ -818,7 +819,7 @@ export class SessionManager {
         }
         // History replayed by `session/load` is already in our log: keep the log as the truth.
         if (session.replaying) return;
-        this.record(session, { kind: 'acp.update', update });
+        for (const body of applyUpdateQuirks(agentId, session, update, (terminalId) => session.terminals.has(terminalId))) this.record(session, body);
       },
       onGarbage: (line) => {
         // Shown where someone is looking: a running turn, else a session still connecting.
@@ -1027,6 +1028,11 @@ export class SessionManager {
     this.batcher.flush();
     for (const session of this.sessions.values()) session.log.close();
   }
+}
+
+/** The agent's own words when it says more than "authentication required" (a refused key, an expired login). */
+function authReason(message: string | undefined): string {
+  return message && !/^authentication required\.?$/i.test(message.trim()) ? ` It says: ${message}` : '';
 }
 
 /** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */

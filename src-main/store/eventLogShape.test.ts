@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
-import { AppCore } from '../core/appCore';
+import type { AppCore } from '../core/appCore';
+import { createCore } from '../core/createCore';
 import { readEventLog } from './eventLog';
 import { validEvent } from './eventSchema';
 
@@ -43,7 +44,7 @@ describe('log lines of the wrong shape (issue 12, defect 7)', () => {
     expect(skipped).toBe(4);
     expect(unreported).toBe(4);
 
-    const core = new AppCore({ dataDir, host: 'browser', defaultCwd: dataDir });
+    const core = createCore({ dataDir, host: 'browser', defaultCwd: dataDir });
     cores.push(core);
     const session = await core.sessions.restore(ID);
     expect(session).not.toBeNull();
@@ -57,7 +58,7 @@ describe('log lines of the wrong shape (issue 12, defect 7)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'acp-shape-'));
     damagedLog(dataDir);
     for (let run = 0; run < 3; run++) {
-      const core = new AppCore({ dataDir, host: 'browser', defaultCwd: dataDir });
+      const core = createCore({ dataDir, host: 'browser', defaultCwd: dataDir });
       await core.sessions.restore(ID);
       core.sessions.flush();
       expect(damageNotices(core), `run ${run}`).toHaveLength(1);

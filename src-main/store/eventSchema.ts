@@ -41,6 +41,12 @@ const bodies = {
   'agent.exited': { code: z.number().nullable(), signal: z.string().nullable(), stderrTail: z.array(z.string()) },
   notice: { level: z.enum(['info', 'warning', 'error']), message: str },
   'session.readonly': { reason: str },
+  'message.upserted': { role: str, messageId: str, content },
+  'tool.patched': { toolCallId: str, patch: object },
+  'tool.contentAppended': { toolCallId: str, content: object },
+  'plan.updated': { planId: str, plan: object },
+  'agentTerminal.updated': { terminalId: str, raw: object },
+  'session.state': { state: str, turnEnded: z.boolean(), raw: object },
 } satisfies Record<Exclude<SessionEventKind, `_${string}`>, z.ZodRawShape>;
 
 const base = z.looseObject({ sessionId: str, seq: z.number().int().nonnegative(), ts: z.number(), kind: str });

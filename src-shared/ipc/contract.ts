@@ -5,6 +5,7 @@ import { event, request } from './define';
 import { sessionIdSchema } from './ids';
 import { registryEvents, registryRequests } from './registryContract';
 import { historyRequests } from './historyContract';
+import { logRequests } from './logContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -122,6 +123,7 @@ export const requests = {
   ),
   ...registryRequests,
   ...historyRequests,
+  ...logRequests,
 } as const;
 
 export const events = {

@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk/unstable';
 import { AgentProcess, type ExitInfo, type LaunchSpec } from '../agents/agentProcess';
 import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
-import { tapMessages } from './rawTap';
+import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
 import { UserError as ProtocolError } from '../errors/errors';
 
 type RawObject = Record<string, unknown>;
@@ -67,8 +67,10 @@ export interface ClientSide {
   completeElicitation(params: RawObject): void;
   /** A request the SDK refused (schema validation) before any handler saw it; kept raw. */
   onRejectedRequest?(method: string, raw: RawObject, error: RawObject): void;
-  /** A stdout line that was not JSON-RPC (agents that log to stdout by mistake). */
+  /** A stdout line that was not JSON-RPC (agents that log to stdout by mistake), or a summary of many. */
   onGarbage(line: string): void;
+  /** The agent sent a message over the size limit; it was dropped (the connection lives on). */
+  onOversize?(bytes: number): void;
 }
 
 export const CLIENT_INFO = { name: 'acp-desktop', title: 'ACP Desktop', version: '0.1.0' };
@@ -136,16 +138,29 @@ export class AgentConnection {
   ) {
     this.process = new AgentProcess(spec, onStderr);
     const { input, output } = this.process.webStreams();
+    // Non-JSON stdout is summarised and lines over the SDK's limit are dropped (rawTap.ts).
+    const garbage = new GarbageSummary((text) => clientSide.onGarbage(text));
+    void this.process.exited.then(() => garbage.dispose());
     const stream = acp.ndJsonStream(
       output,
-      tapBytes(input, (line) => {
-        // Kept with the agent's log too, so it is visible even when no session is listening.
-        this.process.stderr.add(`[stdout, not ACP] ${line}`);
-        clientSide.onGarbage(line);
+      guardStdout(input, {
+        onGarbage: (line) => {
+          // Kept with the agent's log too, so it is visible even when no session is listening.
+          this.process.stderr.add(`[stdout, not ACP] ${line.slice(0, 500)}`);
+          garbage.add(line);
+        },
+        onOversize: (bytes) => {
+          this.process.stderr.add(`[stdout] a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit, was dropped`);
+          clientSide.onOversize?.(bytes);
+        },
       }),
     );
     const tapped = tapMessages(stream, {
-      incoming: (message) => this.onIncoming(message as RawObject) as acp.AnyMessage | undefined,
+      incoming: (message) => {
+        // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
+        if (!('method' in message)) garbage.flush();
+        return this.onIncoming(message as RawObject) as acp.AnyMessage | undefined;
+      },
       outgoing: (message) => this.onOutgoing(message as RawObject),
     });
     this.connection = this.buildClient().connect(tapped);
@@ -469,34 +484,4 @@ export function describeExit(info: ExitInfo, stderrTail: string[] = []): string 
   if (info.spawnError) return `The agent could not be started: ${info.spawnError}`;
   if (info.signal) return `The agent was stopped by signal ${info.signal}.${suffix}`;
   return `The agent exited with code ${info.code}.${suffix}`;
-}
-
-/**
- * Reports stdout lines that cannot be JSON-RPC, without touching the bytes the SDK reads.
- * Only the start of each line is kept, so a multi-megabyte message costs nothing extra.
- */
-function tapBytes(input: ReadableStream<Uint8Array>, onGarbage: (line: string) => void): ReadableStream<Uint8Array> {
-  const decoder = new TextDecoder();
-  let head = '';
-  const HEAD = 2000;
-  const finish = () => {
-    const trimmed = head.trim();
-    if (trimmed && !trimmed.startsWith('{')) onGarbage(trimmed);
-    head = '';
-  };
-  return input.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        controller.enqueue(chunk);
-        const text = decoder.decode(chunk, { stream: true });
-        let start = 0;
-        for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-          if (head.length < HEAD) head += text.slice(start, Math.min(nl, start + HEAD - head.length));
-          finish();
-          start = nl + 1;
-        }
-        if (head.length < HEAD) head += text.slice(start, start + HEAD - head.length);
-      },
-    }),
-  );
 }

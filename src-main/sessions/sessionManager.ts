@@ -10,6 +10,7 @@ import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { applyUpdateQuirks } from '../agents/quirks';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
+import { oversizeNotice } from '../acp/rawTap';
 import { pathInside } from '../store/dataPath';
 import { damageNotice, EventLog, readEventLog, saveNotice } from '../store/eventLog';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
@@ -827,6 +828,11 @@ export class SessionManager {
         if (target) {
           this.record(target, { kind: 'notice', level: 'warning', message: `The agent printed something that is not ACP on stdout (ignored): ${line}` });
         }
+      },
+      onOversize: (bytes) => {
+        const sessions = [...this.sessions.values()].filter((session) => session.agentId === agentId);
+        const target = sessions.find((session) => session.turn) ?? sessions.find((session) => session.connecting);
+        if (target) this.record(target, oversizeNotice(bytes));
       },
       onRejectedRequest: (method, raw, error) => {
         const id = this.byAcpId.get(String(raw.sessionId));

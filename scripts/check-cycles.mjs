@@ -11,7 +11,7 @@ const root = resolve(new URL('..', import.meta.url).pathname);
 const FOLDERS = ['src-main', 'src-renderer', 'src-shared'];
 // Reported, not failed on: the renderer's store cycle (appStore → attention → uiStore) goes away
 // with the one-store rewrite; empty this list once that is merged.
-const REPORT_ONLY = ['src-renderer'];
+const REPORT_ONLY = [];
 const EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs'];
 
 function sourceFiles(dir) {

@@ -24,8 +24,8 @@ async function floodSession(page: Page): Promise<RunningHost> {
 }
 
 for (const [label, text, shown] of [
-  ['2,000 nested list markers', `${'- '.repeat(1000)}x`, /- - - .*x$/],
-  ['10,000 quote markers', '>'.repeat(10_000), />>>>>>>>>>/],
+  ['2,000 nested list markers', `${'- '.repeat(1000)}x`, /(- ){100}x/],
+  ['10,000 quote markers', '>'.repeat(10_000), />{100}/],
 ] as const) {
   test(`a 2 KB message of ${label} renders as a message, and again after reload (issue 12, defect 6)`, async ({ page }) => {
     await floodSession(page);

@@ -33,7 +33,8 @@ export default defineConfig({
     plugins: [react()],
     build: {
       outDir: 'out/renderer',
-      minify: true,
+      // `RENDERER_MINIFY=0 npm run build`: readable function names in page CPU profiles (bench:stream --profile).
+      minify: process.env.RENDERER_MINIFY !== '0',
       rolldownOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
     },
   },

@@ -16,6 +16,7 @@ import { damageNotice, EventLog, readEventLog, saveNotice } from '../store/event
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
+import { coalesceChunks } from './coalesceChunks';
 import { EventBatcher } from './eventBatcher';
 import { PendingRequests } from './pendingRequests';
 import { permissionKey, REMEMBERED_KINDS, rememberedOption } from './permissionMemory';
@@ -91,7 +92,7 @@ export class SessionManager {
       // Written before it is shown: what the person saw is on disk if we crash next.
       session?.log.append(events);
       if (session) void session.state; // fold the frame's events in one go
-      this.options.emit(sessionId, events);
+      this.options.emit(sessionId, coalesceChunks(events));
     });
   }
 

@@ -1,25 +1,93 @@
-import { memo, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { Component, Fragment, memo, useEffect, useMemo, useReducer, useRef, useState, type ErrorInfo, type ReactElement, type ReactNode } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { Icon } from '../../ui/Icon';
+import { GiantBlock, isGiantFence, LazyGroup } from './MarkdownHuge';
+import { needsWholeDocument, parserWork, StreamingSplit, tameNesting, type Split } from './markdownBlocks';
 
 /**
  * Agent Markdown: GFM, highlighted code with a copy button. Raw HTML is never rendered: it is
  * shown as the literal text the agent wrote. Links open in a new window, which Electron's
  * main process hands to the OS browser (http and https only).
  *
- * While a message streams, a code fence that is open so far is closed for rendering, so the
- * half-finished block shows as code at once instead of flipping from text to code when the
- * closing fence arrives.
+ * While a message streams it is rendered by blocks (markdownBlocks.ts): finished blocks once,
+ * the last one on every update, so a long answer costs O(its length), not O(length²). A code
+ * fence that is open so far is closed for rendering, so the half-finished block shows as code
+ * at once instead of flipping from text to code when the closing fence arrives. A finished
+ * message up to WHOLE_LIMIT is rendered in one piece (the same output, one parse); a larger
+ * one stays in blocks, and over HUGE_MESSAGE its blocks are only rendered near the viewport.
+ *
+ * Pathological nesting is flattened before any parser sees it, and a rendering error shows
+ * the raw text in place of the message instead of taking the whole window down.
  */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  const tree = useMemo(() => (streaming ? renderMarkdown(closeOpenFence(text)) : cachedMarkdown(text)), [text, streaming]);
-  return <div className="markdown">{tree}</div>;
+  return (
+    <MarkdownBoundary text={text}>
+      <MarkdownBody text={text} streaming={streaming} />
+    </MarkdownBoundary>
+  );
+});
+
+const WHOLE_LIMIT = 32 * 1024;
+const HUGE_MESSAGE = 256 * 1024;
+
+function MarkdownBody({ text, streaming }: { text: string; streaming: boolean }) {
+  const splitter = useRef<StreamingSplit | null>(null);
+  const whole = (!streaming && text.length <= WHOLE_LIMIT && !splitter.current) || needsWholeDocument(text);
+  // `tick` re-runs the split on the next frame when it is behind (more blocks to cut).
+  const [tick, poke] = useReducer((n: number) => n + 1, 0);
+  const split = useMemo(() => {
+    if (whole) return null;
+    splitter.current ??= new StreamingSplit();
+    return splitter.current.update(text, !streaming);
+  }, [text, streaming, whole, tick]);
+  useEffect(() => {
+    if (!split?.behind) return;
+    const frame = requestAnimationFrame(poke);
+    return () => cancelAnimationFrame(frame);
+  });
+  if (whole || !split) {
+    const source = tameNesting(text);
+    return <div className="markdown">{streaming ? renderMarkdown(closeOpenFence(source)) : cachedMarkdown(source)}</div>;
+  }
+  return <SplitView split={split} huge={text.length > HUGE_MESSAGE} />;
+}
+
+/** A message in blocks: finished groups (memoized), the streaming tail, text not parsed yet. */
+export function SplitView({ split, huge }: { split: Split; huge: boolean }) {
+  const last = split.groups.length - 1;
+  return (
+    <div className={`markdown${huge ? ' markdown-huge' : ''}`}>
+      {split.groups.map((group, i) => (
+        <Fragment key={i}>
+          {i > 0 && '\n'}
+          {huge && i < last - 1 ? <LazyGroup text={group} render={renderGroup} /> : <Group text={group} />}
+        </Fragment>
+      ))}
+      {split.tail && (
+        <>
+          {split.groups.length > 0 && '\n'}
+          <Group text={split.tail} streaming />
+        </>
+      )}
+      {split.pending && <span className="markdown-pending">{split.pending}</span>}
+    </div>
+  );
+}
+
+const renderGroup = (text: string) => <Group text={text} />;
+
+/** A run of whole blocks (or the streaming tail), rendered once per distinct text. */
+export const Group = memo(function Group({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  if (isGiantFence(text)) return <GiantBlock text={text} />;
+  const source = tameNesting(text);
+  return streaming ? renderMarkdown(closeOpenFence(source)) : cachedMarkdown(source);
 });
 
 /** react-markdown's `Markdown` is a pure function (parse → highlight → React elements). */
-function renderMarkdown(source: string): ReactElement {
+export function renderMarkdown(source: string): ReactElement {
+  parserWork.chars += source.length;
   return ReactMarkdown({ children: source, remarkPlugins: REMARK, rehypePlugins: REHYPE, components });
 }
 
@@ -40,6 +108,52 @@ function cachedMarkdown(source: string): ReactElement {
   cache.set(source, tree);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return tree;
+}
+
+/** A message that fails to render shows its raw text (and a Copy button) in its place. */
+class MarkdownBoundary extends Component<{ text: string; children: ReactNode }, { failed: string | null }> {
+  override state = { failed: null as string | null };
+  static getDerivedStateFromError(error: unknown) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  }
+  override componentDidCatch(error: unknown, info: ErrorInfo) {
+    console.warn('Markdown rendering failed; showing the raw text', error, info.componentStack);
+  }
+  override componentDidUpdate(previous: { text: string }) {
+    // New text (a streamed chunk) gets a fresh try.
+    if (this.state.failed !== null && previous.text !== this.props.text) this.setState({ failed: null });
+  }
+  override render() {
+    if (this.state.failed === null) return this.props.children;
+    return <RawText text={this.props.text} />;
+  }
+}
+
+function RawText({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="markdown-raw" role="group" aria-label="Message shown as plain text">
+      <div className="markdown-raw-head">
+        <span className="muted">This message could not be formatted; here is its text.</span>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            void navigator.clipboard?.writeText(text).then(
+              () => {
+                setCopied(true);
+                setTimeout(() => setCopied(false), 1500);
+              },
+              () => {},
+            );
+          }}
+        >
+          <Icon name={copied ? 'check' : 'copy'} /> {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      <pre className="markdown-raw-text">{text}</pre>
+    </div>
+  );
 }
 
 /** remark plugin: HTML in Markdown becomes plain text (shown, never interpreted). */

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples?: number[];
+  timeDeltas?: number[];
+  startTime: number;
+  endTime: number;
+}
+
+/** The functions with the most self time in a .cpuprofile (CDP or `node --cpu-prof`), as lines. */
+export function hottest(file: string, count: number): string[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  let total = 0;
+  for (let i = 0; i < samples.length; i++) {
+    const node = byId.get(samples[i]);
+    if (!node) continue;
+    const ms = (deltas[i + 1] ?? deltas[i] ?? 0) / 1000;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const name = `${functionName || '(anonymous)'} ${url.split('/').pop() ?? ''}:${lineNumber + 1}`;
+    self.set(name, (self.get(name) ?? 0) + ms);
+    total += ms;
+  }
+  return [...self.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
+}

@@ -1,0 +1,244 @@
+/**
+ * Streaming end to end: the browser host with the flood agent, driven in Chromium, against a
+ * bare ACP SDK client reading the same agent.
+ *
+ *   npm run build && npm run bench:stream [-- --runs 3] [--sizes 5000,20000,100000] [--profile] [--skip-large]
+ *
+ * For each N (chunks of 40 characters): the time from Send to the last chunk visible and the
+ * session idle, the bare-SDK client's time for the same prompt, their ratio, the longest page
+ * task (PerformanceObserver longtask), the largest gap between animation frames, the renderer's
+ * JS heap and the host's RSS after the stream. Contenders are interleaved (app, bare, app,
+ * bare…) and medians printed: the machine is shared and noisy. Then a single 5 MB chunk and a
+ * 1 MB Markdown message with fences and tables. `--profile` writes CPU profiles of the page
+ * (CDP) and the host (`node --cpu-prof`) for the largest N into bench/profiles/ and prints
+ * their hottest functions. A benchmark, not a test: it prints numbers and never fails on them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { chromium, type Browser } from 'playwright-core';
+import { bareClientRun } from './bareClient';
+import { hottest } from './profileSummary';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const FLOOD_AGENT = join(ROOT, 'e2e/fixtures/flood-agent.mjs');
+const PROFILES = join(ROOT, 'bench/profiles');
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const RUNS = Number(arg('--runs', '3'));
+const SIZES = arg('--sizes', '5000,20000,100000').split(',').map(Number);
+const PROFILE = args.includes('--profile');
+const SKIP_LARGE = args.includes('--skip-large');
+const AGENT = { id: 'flood', name: 'Flood Agent', command: process.execPath, args: [FLOOD_AGENT] };
+
+interface Host {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startHost(profileDir?: string): Promise<Host> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'acp-bench-data-'));
+  const workspace = mkdtempSync(join(tmpdir(), 'acp-bench-ws-'));
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents: [AGENT] }));
+  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'out/main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output}`)), 20_000);
+    child.stdout!.on('data', () => {
+      const match = /serving at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+  });
+  return {
+    url,
+    process: child,
+    stop: () =>
+      new Promise<void>((done) => {
+        child.once('exit', () => {
+          rmSync(dataDir, { recursive: true, force: true });
+          rmSync(workspace, { recursive: true, force: true });
+          done();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function rssMB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface AppResult {
+  ms: number;
+  longestTaskMs: number;
+  longestFrameGapMs: number;
+  heapMB: number;
+  rssMB: number;
+  pageProfile?: string;
+}
+
+/** One app run: a fresh host and page, a new session with the flood agent, one prompt. */
+async function appRun(browser: Browser, prompt: string, lastText: string, profile = false): Promise<AppResult> {
+  const hostProfileDir = profile ? mkdtempSync(join(tmpdir(), 'acp-bench-prof-')) : undefined;
+  const host = await startHost(hostProfileDir);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(host.url);
+    await page.getByRole('heading', { name: 'Agents' }).waitFor();
+    await page.getByRole('button', { name: `New session with ${AGENT.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'New session' });
+    await dialog.getByLabel('Workspace folder').fill(tmpdir());
+    await dialog.getByRole('button', { name: 'Start' }).click();
+    await page.waitForFunction(`document.querySelector('[aria-label="Session status"]')?.textContent === 'Idle'`, undefined, { timeout: 30_000 });
+    await page.getByRole('textbox', { name: 'Message' }).fill(prompt);
+    // Strings, not functions: tsx's helpers (`__name`) do not exist in the page.
+    await page.evaluate(`(() => {
+      window.benchLongest = 0;
+      window.benchGap = 0;
+      window.benchRunning = true;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) window.benchLongest = Math.max(window.benchLongest, entry.duration);
+      }).observe({ type: 'longtask', buffered: false });
+      let last = performance.now();
+      const tick = (now) => {
+        window.benchGap = Math.max(window.benchGap, now - last);
+        last = now;
+        if (window.benchRunning) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    })()`);
+    const cdp = await context.newCDPSession(page);
+    if (profile) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    const start = performance.now();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForFunction(
+      `(() => {
+        const status = document.querySelector('[aria-label="Session status"]')?.textContent;
+        const agents = document.querySelectorAll('[role="log"] article[aria-label="Agent"]');
+        const text = agents[agents.length - 1]?.textContent ?? '';
+        return status === 'Idle' && text.trimEnd().endsWith(${JSON.stringify(lastText)});
+      })()`,
+      undefined,
+      { timeout: 900_000, polling: 50 },
+    );
+    const ms = performance.now() - start;
+    let pageProfile: string | undefined;
+    if (profile) {
+      const { profile: data } = await cdp.send('Profiler.stop');
+      mkdirSync(PROFILES, { recursive: true });
+      pageProfile = join(PROFILES, `page-${Date.now()}.cpuprofile`);
+      writeFileSync(pageProfile, JSON.stringify(data));
+    }
+    const marks = (await page.evaluate('(window.benchRunning = false, { longest: window.benchLongest, gap: window.benchGap })')) as { longest: number; gap: number };
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('Performance.enable');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+    const rss = rssMB(host.process.pid!);
+    return { ms, longestTaskMs: marks.longest, longestFrameGapMs: marks.gap, heapMB: heap / 1024 / 1024, rssMB: rss, pageProfile };
+  } finally {
+    await context.close();
+    await host.stop();
+    if (hostProfileDir) {
+      const file = readdirSync(hostProfileDir).find((f) => f.endsWith('.cpuprofile'));
+      if (file) {
+        mkdirSync(PROFILES, { recursive: true });
+        const target = join(PROFILES, `host-${Date.now()}.cpuprofile`);
+        writeFileSync(target, readFileSync(join(hostProfileDir, file)));
+        console.log(`host profile: ${target}`);
+        for (const line of hottest(target, 12)) console.log(`  ${line}`);
+      }
+      rmSync(hostProfileDir, { recursive: true, force: true });
+    }
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const fmt = (n: number, width = 9, digits = 0) => n.toFixed(digits).padStart(width);
+
+async function main(): Promise<void> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--enable-precise-memory-info'] });
+  const rows: string[] = [];
+  const header = `${'workload'.padEnd(24)}${'app ms'.padStart(9)}${'bare ms'.padStart(9)}${'ratio'.padStart(7)}${'task ms'.padStart(9)}${'frame gap'.padStart(10)}${'heap MB'.padStart(9)}${'rss MB'.padStart(8)}`;
+  const report = (name: string, app: AppResult[], bare: number[]) => {
+    const a = median(app.map((r) => r.ms));
+    const b = bare.length ? median(bare) : NaN;
+    const row =
+      `${name.padEnd(24)}${fmt(a)}${bare.length ? fmt(b) : '        -'}${bare.length ? fmt(a / b, 7, 2) : '      -'}` +
+      `${fmt(median(app.map((r) => r.longestTaskMs)))}${fmt(median(app.map((r) => r.longestFrameGapMs)), 10)}${fmt(median(app.map((r) => r.heapMB)), 9, 1)}${fmt(median(app.map((r) => r.rssMB)), 8, 1)}`;
+    rows.push(row);
+    console.log(row);
+  };
+  console.log(`Node ${process.version}; ${RUNS} runs per contender, interleaved; medians. Load average at start: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(header);
+  try {
+    for (const n of SIZES) {
+      const prompt = `flood ${n}`;
+      const app: AppResult[] = [];
+      const bare: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const profileThis = PROFILE && run === 0 && n === Math.max(...SIZES);
+        const order = run % 2 === 0 ? ['app', 'bare'] : ['bare', 'app'];
+        for (const who of order) {
+          if (who === 'app') {
+            const result = await appRun(browser, prompt, 'END', profileThis);
+            if (result.pageProfile) {
+              console.log(`page profile: ${result.pageProfile}`);
+              for (const line of hottest(result.pageProfile, 15)) console.log(`  ${line}`);
+            }
+            app.push(result);
+          } else {
+            const result = await bareClientRun({ command: AGENT.command, args: AGENT.args }, prompt, tmpdir());
+            if (result.chunks !== n) throw new Error(`bare client saw ${result.chunks} chunks, expected ${n}`);
+            bare.push(result.ms);
+          }
+        }
+      }
+      report(`${n.toLocaleString('en')} chunks × 40`, app, bare);
+    }
+    if (!SKIP_LARGE) {
+      const big: AppResult[] = [];
+      const bigBare: number[] = [];
+      const md: AppResult[] = [];
+      const mdBare: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        big.push(await appRun(browser, 'big 5000000', 'x'.repeat(20), false));
+        bigBare.push((await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'big 5000000', tmpdir())).ms);
+        md.push(await appRun(browser, 'markdown 1000000', 'nested', false));
+        mdBare.push((await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'markdown 1000000', tmpdir())).ms);
+      }
+      report('one 5 MB chunk', big, bigBare);
+      report('1 MB Markdown (4 KB)', md, mdBare);
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log('');
+  console.log(header);
+  for (const row of rows) console.log(row);
+  process.exit(0);
+}
+
+void main();

@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, openApp, ROOT, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
+
+// Streaming at the speed of the wire (issue 11) and messages that used to take the whole
+// window down (issue 12, defect 6), driven through the browser host with the flood agent.
+
+const FLOOD = { id: 'flood', name: 'Flood Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
+const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
+const idle = (page: Page) => expect(page.getByLabel('Session status')).toHaveText('Idle', { timeout: 60_000 });
+const lastAgent = (page: Page) => transcript(page).getByRole('article', { name: 'Agent' }).last();
+
+let host: RunningHost | undefined;
+test.afterEach(async () => {
+  await host?.stop();
+  host = undefined;
+});
+
+async function floodSession(page: Page): Promise<RunningHost> {
+  host = await startHost({ settings: { agents: [FLOOD] } });
+  await openApp(page, host);
+  await startSession(page, FLOOD.name, host.workspace);
+  return host;
+}
+
+for (const [label, text, shown] of [
+  ['2,000 nested list markers', `${'- '.repeat(1000)}x`, /(- ){100}x/],
+  ['10,000 quote markers', '>'.repeat(10_000), />{100}/],
+] as const) {
+  test(`a 2 KB message of ${label} renders as a message, and again after reload (issue 12, defect 6)`, async ({ page }) => {
+    await floodSession(page);
+    await send(page, `say ${text}`);
+    await idle(page);
+    // The deep structure is flattened: the excess markers show as text, the window stays.
+    await expect(lastAgent(page)).toContainText(shown);
+    await expect(page.getByRole('heading', { name: 'Agents' })).toBeVisible();
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+    await page.reload();
+    await expect(lastAgent(page)).toContainText(shown);
+    await expect(page.getByRole('textbox', { name: 'Message' })).toBeEditable();
+    await shot(page, `streaming-nesting-${text[0] === '>' ? 'quote' : 'list'}`);
+  });
+}
+
+test('a streamed message ends exactly as the same message renders when reopened (issue 11)', async ({ page }) => {
+  await floodSession(page);
+  await send(page, 'flood 3000');
+  await idle(page);
+  await expect(lastAgent(page)).toContainText(/END\s*$/);
+  const streamed = await lastAgent(page).locator('.markdown').first().innerHTML();
+  await page.reload();
+  await expect(lastAgent(page)).toContainText(/END\s*$/);
+  const reopened = await lastAgent(page).locator('.markdown').first().innerHTML();
+  expect(streamed.length).toBeGreaterThan(100_000);
+  expect(streamed).toBe(reopened);
+});
+
+test('a 5 MB chunk: not one 5 MB DOM subtree, no line wider than the transcript, the page answers (issue 11)', async ({ page }) => {
+  test.setTimeout(180_000);
+  await floodSession(page);
+  await send(page, 'big 5000000');
+  await idle(page);
+  await expect(lastAgent(page)).toContainText(/x{40}\s*$/, { timeout: 60_000 });
+  const shape = await transcript(page).evaluate((log) => ({
+    textInDom: log.textContent?.length ?? 0,
+    overflow: log.scrollWidth - log.clientWidth,
+    height: log.scrollHeight,
+  }));
+  expect(shape.textInDom).toBeLessThan(500_000);
+  expect(shape.overflow).toBeLessThanOrEqual(0);
+  // The whole message is scrollable (placeholders stand in for what is not rendered).
+  expect(shape.height).toBeGreaterThan(100_000);
+  // The person can still type while the huge message is shown.
+  await page.getByRole('textbox', { name: 'Message' }).fill('still responsive');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('still responsive');
+  await shot(page, 'streaming-5mb-chunk');
+});

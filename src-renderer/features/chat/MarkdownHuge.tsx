@@ -1,0 +1,99 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { GIANT_BLOCK } from './markdownBlocks';
+
+/**
+ * Huge messages (issue 11): a 5 MB answer must not become one 5 MB DOM subtree, nor one line
+ * millions of pixels wide. Groups of blocks far from the viewport are placeholders of their
+ * measured (or estimated) height; a giant code block is plain, wrapped text in pieces that are
+ * rendered only near the viewport, never highlighted as a whole.
+ */
+
+/** Rendered ahead of the viewport, in pixels. */
+const MARGIN = '1500px 0px';
+const LINE_PX = 22;
+
+function estimateHeight(text: string, perLine = 100): number {
+  let lines = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    lines += Math.max(1, Math.ceil((end - start) / perLine));
+    start = end + 1;
+  }
+  return lines * LINE_PX;
+}
+
+/** Whether `element` is within MARGIN of its scrolling transcript. */
+function useNearViewport<T extends HTMLElement>(): [React.RefObject<T | null>, boolean] {
+  const ref = useRef<T>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof IntersectionObserver === 'undefined') {
+      setNear(true);
+      return;
+    }
+    const root = element.closest('.transcript');
+    const observer = new IntersectionObserver((records) => setNear(records[records.length - 1].isIntersecting), { root, rootMargin: MARGIN });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, near];
+}
+
+/** A group of blocks rendered only near the viewport; elsewhere a box of the same height. */
+export function LazyGroup({ text, render }: { text: string; render: (text: string) => React.ReactNode }) {
+  const [ref, near] = useNearViewport<HTMLDivElement>();
+  const height = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (near && ref.current) height.current = ref.current.offsetHeight;
+  });
+  return (
+    <div ref={ref} className="markdown-group" style={near ? undefined : { height: height.current ?? estimateHeight(text) }}>
+      {near ? render(text) : null}
+    </div>
+  );
+}
+
+/** Whether a group is one giant fenced code block (committed alone by StreamingSplit). */
+export function isGiantFence(text: string): boolean {
+  return text.length > GIANT_BLOCK && /^ {0,3}(`{3,}|~{3,})/.test(text);
+}
+
+const PIECE = 16 * 1024;
+
+/** A giant fenced block as plain, wrapped text, in pieces rendered near the viewport. */
+export function GiantBlock({ text }: { text: string }) {
+  const firstBreak = text.indexOf('\n');
+  const info = text.slice(0, firstBreak === -1 ? text.length : firstBreak).replace(/^ {0,3}(`{3,}|~{3,})/, '').trim();
+  const body = firstBreak === -1 ? '' : text.slice(firstBreak + 1).replace(/\n? {0,3}(`{3,}|~{3,})[ \t]*\n?$/, '');
+  const pieces = useMemo(() => {
+    const out: string[] = [];
+    let at = 0;
+    while (at < body.length) {
+      let end = Math.min(body.length, at + PIECE);
+      if (end < body.length) {
+        const nl = body.lastIndexOf('\n', end);
+        if (nl > at) end = nl + 1;
+      }
+      out.push(body.slice(at, end));
+      at = end;
+    }
+    return out;
+  }, [body]);
+  return (
+    <div className="code-block giant-block">
+      <div className="code-toolbar">
+        <span className="code-lang">{info || 'text'}</span>
+        <span className="muted">{(body.length / 1024 / 1024).toFixed(1)} MB, shown as plain text</span>
+        <button type="button" className="copy" aria-label="Copy code" onClick={() => void navigator.clipboard?.writeText(body).catch(() => {})}>
+          Copy
+        </button>
+      </div>
+      {pieces.map((piece, i) => (
+        <LazyGroup key={i} text={piece} render={(t) => <pre className="giant-piece">{t}</pre>} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { floodChunk } from '../../../e2e/fixtures/flood-agent.mjs';
+import { closeOpenFence, renderMarkdown, SplitView } from './Markdown';
+import { blockStarts, parserWork, StreamingSplit, tameNesting } from './markdownBlocks';
+
+/** What a finished message looks like when rendered in one piece (the pre-issue-11 renderer). */
+const whole = (text: string) => renderToStaticMarkup(<div className="markdown">{renderMarkdown(tameNesting(text))}</div>);
+/** What the block renderer shows for a split. */
+const blocks = (split: ReturnType<StreamingSplit['update']>) => renderToStaticMarkup(<SplitView split={split} huge={false} />);
+
+/** Streams `text` cut at `cuts`, then finishes it; returns the final block render. */
+function streamed(text: string, cuts: number[]): string {
+  const splitter = new StreamingSplit();
+  for (const cut of cuts) splitter.update(text.slice(0, cut), false);
+  const final = splitter.update(text, true);
+  expect(final.tail).toBe('');
+  expect(final.pending).toBe('');
+  expect(final.groups.join('')).toBe(text);
+  return blocks(final);
+}
+
+const DOCS: Record<string, string> = {
+  prose: '# Title\n\nA paragraph with **bold** and `code`.\nA second line.\n\nSetext heading\n===\n\n---\n\nLast *words* ☕.\n',
+  fences:
+    'Before.\n\n```ts\nconst a = 1;\n\nconst b = "```";\n```\n\n~~~~\n```\nstill inside\n~~~~\n\n    indented code\n\n    more after a blank\n\nafter\n```python\nprint("open at the end")\n',
+  tables: 'Intro\n\n| a | b |\n|---|:-:|\n| 1 | 2 |\n| 3 | 4 |\nno pipes row\n\n| x |\n|---|\n| y |\n\nText ü 日本語 after.',
+  lists:
+    '- one\n- two\n\n- three (loose)\n  continued\n\n  second paragraph\n1. ordered\n2. list\n   - nested\n     > quote in list\n\n* other bullet\n+ and another\n\n10) paren\n\nplain',
+  quotes: '> a quote\nlazy line\n> > nested\n\n> second quote\n\n<div>html as text</div>\n\n<!-- comment -->\n\nend',
+  multibyte: '😀 emoji 👩‍👩‍👧 family\n\n```\n日本語のコード 🎉\n```\n\n| ✓ | 名前 |\n|---|---|\n| ✗ | テスト |\n\n- ü\n- 😀😀😀\n',
+  gfm: 'www.example.com and https://a.b/c?d=e.\n\n- [ ] task\n- [x] done\n\n~~strike~~ text\n\nline one  \nhard break\n',
+};
+
+describe('incremental Markdown (issue 11): a streamed message ends as the whole render', () => {
+  for (const [name, text] of Object.entries(DOCS)) {
+    it(`${name}: every split point (one cut, and chunks of 1, 3, 7 characters)`, () => {
+      const expected = whole(text);
+      for (let at = 0; at <= text.length; at++) expect(streamed(text, [at]), `cut at ${at}: ${JSON.stringify(text.slice(0, at))}`).toBe(expected);
+      for (const step of [1, 3, 7]) {
+        const cuts = Array.from({ length: Math.ceil(text.length / step) }, (_, i) => i * step);
+        expect(streamed(text, cuts), `chunks of ${step}`).toBe(expected);
+      }
+    });
+  }
+
+  it('a long mixed message (many groups) streamed in 40-character chunks', () => {
+    const text = Object.values(DOCS).join('\n\n').repeat(12) + Array.from({ length: 400 }, (_, i) => floodChunk(i, 40)).join('');
+    const cuts = Array.from({ length: Math.ceil(text.length / 40) }, (_, i) => i * 40);
+    expect(streamed(text, cuts)).toBe(whole(text));
+  });
+
+  it('a fence open so far renders as code while streaming, in the tail alone', () => {
+    const splitter = new StreamingSplit();
+    const split = splitter.update('Para one.\n\nPara two.\n\n```js\nconst a', false);
+    expect(split.groups.join('')).toBe('Para one.\n\nPara two.\n\n');
+    expect(split.tail).toBe('```js\nconst a');
+    expect(blocks(split)).toContain('<code class="hljs language-js">');
+  });
+
+  it('block boundaries are line starts and the first is 0', () => {
+    expect(blockStarts('\n\n  para\n\n- a\n- b\n\n> q')).toEqual([0, 10, 19]);
+  });
+});
+
+describe('regression guard: streaming costs O(text), not O(text²) (counts work, not time)', () => {
+  /**
+   * Streams `chunks` flood chunks, 8 per update (main sends a frame's chunks at once), rendering
+   * like React would (groups memoized by their text); counts what the parsers are handed.
+   */
+  function parsedWhileStreaming(chunks: number): { parsed: number; total: number } {
+    const splitter = new StreamingSplit();
+    const rendered: string[] = [];
+    let text = '';
+    parserWork.chars = 0;
+    for (let i = 0; i < chunks; i++) {
+      text += floodChunk(i, 40);
+      if (i % 8 !== 7 && i !== chunks - 1) continue;
+      const split = splitter.update(text, false);
+      split.groups.forEach((group, g) => {
+        if (rendered[g] !== group) {
+          parserWork.chars += group.length; // what <Group> hands to renderMarkdown
+          rendered[g] = group;
+        }
+      });
+      parserWork.chars += closeOpenFence(split.tail).length;
+    }
+    console.log(`${chunks} chunks: ${text.length} characters, ${parserWork.chars} handed to the parsers`);
+    return { parsed: parserWork.chars, total: text.length };
+  }
+
+  // Slow on a loaded machine (every chunk is an update here; the app updates once per frame).
+  it('20,000 chunks of 40 characters: the parsers see a small multiple of the text, the same multiple as for 5,000', { timeout: 300_000 }, () => {
+    const small = parsedWhileStreaming(5_000);
+    const large = parsedWhileStreaming(20_000);
+    // Re-parsing the whole message per update (the old renderer) would hand the parser
+    // 2,500 × 400,000 = a billion characters; per block it is a few times the text.
+    expect(large.parsed / large.total).toBeLessThan(20);
+    expect(large.parsed / large.total).toBeLessThan((small.parsed / small.total) * 1.2);
+  });
+
+  it('one huge paragraph without blank lines is re-parsed only as it grows by a quarter', () => {
+    const splitter = new StreamingSplit();
+    let text = '';
+    parserWork.chars = 0;
+    let shownParsed = 0;
+    for (let i = 0; i < 2_000; i++) {
+      text += 'word '.repeat(40);
+      const split = splitter.update(text, false);
+      if (split.tail.length !== shownParsed) {
+        shownParsed = split.tail.length;
+        parserWork.chars += split.tail.length;
+      }
+      if (i % 500 === 0) expect(split.tail + split.pending).toBe(text);
+    }
+    expect(parserWork.chars / text.length).toBeLessThan(20);
+  }, 120_000);
+});
+
+describe('pathological nesting (issue 12, defect 6) is flattened before any parser', () => {
+  it('"- " × 1000 and ">" × 10000 render, keeping every character as text', () => {
+    for (const text of ['- '.repeat(1000) + 'x', '>'.repeat(10_000), Array.from({ length: 60 }, (_, i) => `${' '.repeat(2 * i)}- a`).join('\n')]) {
+      const html = whole(text);
+      expect(html).toMatch(/<ul>|<blockquote>/);
+      const splitter = new StreamingSplit();
+      expect(() => blocks(splitter.update(text, true))).not.toThrow();
+    }
+    expect(whole('>'.repeat(10_000)).includes('&gt;'.repeat(100))).toBe(true);
+    expect(tameNesting('- '.repeat(40) + 'x')).toBe('- '.repeat(16) + '\\' + '- '.repeat(24) + 'x');
+  });
+
+  it('ordinary nesting is untouched', () => {
+    const text = '> > quote\n- a\n  - b\n    - c\n1. x\n   2. y\n\n```\n' + ' '.repeat(40) + '- code\n```';
+    expect(tameNesting(text)).toBe(text);
+  });
+});

@@ -1,0 +1,276 @@
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+
+/**
+ * Incremental Markdown for streaming messages (issue 11): a message is cut into top-level
+ * blocks; finished blocks are handed to the renderer once, only the unfinished last block is
+ * parsed again as text arrives. Same idea as paideia-ai/stream-markdown's "commit every block
+ * but the newest"; streamdown and the AI SDK cookbook re-lex the whole message with `marked`
+ * on every update (still quadratic, and marked's block boundaries are not remark's).
+ *
+ * Why committing is safe: CommonMark closes a top-level block for good once the next one has
+ * begun, so in a prefix of the message every top-level block except the last is final. Two
+ * things reach back across blocks: link reference definitions and footnotes; a message with
+ * either is rendered whole (see `needsWholeDocument`).
+ */
+
+/** Counts the characters handed to a Markdown parser (the regression guard in markdownBlocks.test). */
+export const parserWork = { chars: 0 };
+
+/** Deeper than this (containers opened by one line, or a marker this far right) is flattened: parse time grows steeply with depth. */
+const MAX_MARKERS = 16;
+const MAX_MARKER_COLUMN = 48;
+
+/**
+ * Where a line's container prefix (`>`, list markers, indentation) gets pathological: the
+ * index of the marker that would nest too deep, or -1. `"- ".repeat(1000)` and `">".repeat(10000)`
+ * overflow the parser's and renderer's stacks (issue 12, defect 6).
+ */
+function offendingMarker(text: string, start: number, end: number): number {
+  let column = 0;
+  let markers = 0;
+  let i = start;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 32) {
+      column++;
+      i++;
+      continue;
+    }
+    if (c === 9) {
+      column += 4 - (column % 4);
+      i++;
+      continue;
+    }
+    let next = i;
+    if (c === 62 /* > */) next = i + 1;
+    else if ((c === 45 || c === 43 || c === 42) /* - + * */ && (i + 1 === end || text.charCodeAt(i + 1) === 32 || text.charCodeAt(i + 1) === 9)) next = i + 1;
+    else if (c >= 48 && c <= 57) {
+      let j = i;
+      while (j < end && j - i < 9 && text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) j++;
+      const d = text.charCodeAt(j);
+      if ((d === 46 || d === 41) /* . ) */ && (j + 1 === end || text.charCodeAt(j + 1) === 32 || text.charCodeAt(j + 1) === 9)) next = j + 1;
+      else return -1;
+    } else return -1;
+    markers++;
+    if (markers > MAX_MARKERS || column > MAX_MARKER_COLUMN) return i;
+    column += next - i;
+    i = next;
+  }
+  return -1;
+}
+
+/** Calls `fix(at)` for each line whose container prefix is pathological. */
+function eachOffender(text: string, fix: (at: number) => void): void {
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const c = text.charCodeAt(start);
+    // Only lines that start like a container prefix can nest (cheap check first).
+    if (c === 32 || c === 9 || c === 62 || c === 45 || c === 43 || c === 42 || (c >= 48 && c <= 57)) {
+      const at = offendingMarker(text, start, end);
+      if (at !== -1) fix(at);
+    }
+    start = end + 1;
+  }
+}
+
+/**
+ * Pathological nesting flattened before any parser sees it: the marker that would open the
+ * 17th container on a line (or one past column 48) is escaped, so the rest of the line is
+ * plain text that still shows every character. Per line, so it commutes with cutting at lines.
+ */
+export function tameNesting(text: string): string {
+  const cuts: number[] = [];
+  eachOffender(text, (at) => cuts.push(at));
+  if (cuts.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const at of cuts) {
+    out += `${text.slice(from, at)}\\`;
+    from = at;
+  }
+  return out + text.slice(from);
+}
+
+/** Same as tameNesting for block structure, but length-preserving (offsets stay valid). */
+function neutralizeNesting(text: string): string {
+  const cuts: number[] = [];
+  eachOffender(text, (at) => cuts.push(at));
+  if (cuts.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const at of cuts) {
+    out += `${text.slice(from, at)}x`;
+    from = at + 1;
+  }
+  return out + text.slice(from);
+}
+
+const blockParser = unified().use(remarkParse).use(remarkGfm).freeze();
+
+/** Offsets of the lines on which the top-level blocks of `text` begin (the first is 0). */
+export function blockStarts(text: string): number[] {
+  parserWork.chars += text.length;
+  const tree = blockParser.parse(neutralizeNesting(text));
+  const starts = [0];
+  for (const child of tree.children.slice(1)) {
+    const offset = child.position?.start.offset;
+    if (offset === undefined) continue;
+    const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+    if (lineStart > starts[starts.length - 1]) starts.push(lineStart);
+  }
+  return starts;
+}
+
+const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
+
+/** Reference definitions and footnotes change earlier blocks: such a message renders whole. */
+export function needsWholeDocument(text: string): boolean {
+  return DEFINITION.test(text);
+}
+
+/** An opening code fence on the first line of `text`: its marker, or null. */
+function openingFence(text: string): string | null {
+  return /^ {0,3}(`{3,}|~{3,})/.exec(text)?.[1] ?? null;
+}
+
+/** End (after its line) of the fence opened by `marker` on the first line, or -1 if still open. */
+function fenceEnd(text: string, marker: string): number {
+  let start = text.indexOf('\n') + 1;
+  if (start === 0) return -1;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const line = text.slice(start, end);
+    const match = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+    if (match && match[1][0] === marker[0] && match[1].length >= marker.length) return end < text.length ? end + 1 : end;
+    start = end + 1;
+  }
+  return -1;
+}
+
+/** Committed blocks are packed into groups of about this many characters (one render each). */
+const GROUP_CHARS = 2048;
+/** A tail up to this size is parsed on every update; a larger one when it grew by a quarter. */
+const SMALL_TAIL = 4096;
+/** At most this much new text is cut into blocks per update (bounded work per frame). */
+const WINDOW = 64 * 1024;
+/** While streaming, cutting stops after this long and goes on at the next update. */
+const FRAME_BUDGET_MS = 8;
+/** A single block larger than this is shown as plain text (GiantBlock), never parsed. */
+export const GIANT_BLOCK = 256 * 1024;
+
+export interface Split {
+  /** Finished blocks, packed into groups; each string is a run of whole blocks of the message. */
+  groups: string[];
+  /** The unfinished last block, as parsed (a prefix of what has arrived after the groups). */
+  tail: string;
+  /** Text after `tail` not parsed yet (a very large tail is re-parsed only as it grows). */
+  pending: string;
+  /** Whether more text is waiting to be cut into blocks (call `update` again on the next frame). */
+  behind: boolean;
+}
+
+/**
+ * One message's block state, fed the whole text on each update (text only grows). Work per
+ * update is bounded by the new text plus the last block, and a large last block is re-parsed
+ * only when it grew by a quarter, so a message costs O(its length) in total.
+ */
+export class StreamingSplit {
+  private text = '';
+  private committedEnd = 0;
+  private sealed: string[] = [];
+  private open = '';
+  private parsedTail = '';
+  private catchingUp = false;
+
+  update(text: string, final: boolean): Split {
+    if (!this.continues(text)) this.reset();
+    this.text = text;
+    const started = performance.now();
+    let window = WINDOW;
+    let behind = false;
+    for (;;) {
+      const rest = text.slice(this.committedEnd);
+      const due = final || this.catchingUp || rest.length <= SMALL_TAIL || rest.length >= this.parsedTail.length * 1.25;
+      if (!due) break;
+      const { commitTo, whole } = this.step(rest, final, window);
+      this.committedEnd += commitTo;
+      if (whole) {
+        this.parsedTail = text.slice(this.committedEnd);
+        this.catchingUp = false;
+        break;
+      }
+      // The window held only part of the new text: go on, within a frame's budget while streaming.
+      this.parsedTail = '';
+      if (commitTo === 0) window *= 2; // one block larger than the window
+      if (!final && performance.now() - started > FRAME_BUDGET_MS) {
+        this.catchingUp = behind = true;
+        break;
+      }
+    }
+    const rest = text.slice(this.committedEnd);
+    const groups = this.open ? [...this.sealed, this.open] : [...this.sealed];
+    return { groups, tail: this.parsedTail, pending: rest.slice(this.parsedTail.length), behind };
+  }
+
+  /** Cuts blocks off the front of `rest` (looking at most `window` characters ahead). */
+  private step(rest: string, final: boolean, window: number): { commitTo: number; whole: boolean } {
+    const fence = openingFence(rest);
+    const closed = fence ? fenceEnd(rest, fence) : -1;
+    if (fence && (closed > GIANT_BLOCK || (closed === -1 && rest.length > GIANT_BLOCK))) {
+      // A giant fenced block: its end is found by a line scan, never by the parser.
+      const commitTo = closed === -1 ? (final ? rest.length : 0) : closed;
+      if (commitTo > 0) this.commit(rest.slice(0, commitTo), true);
+      return { commitTo, whole: closed === -1 || closed === rest.length };
+    }
+    const cut = rest.length > window ? rest.lastIndexOf('\n', window) + 1 : rest.length;
+    const whole = cut <= 0 || cut >= rest.length;
+    const part = whole ? rest : rest.slice(0, cut);
+    const starts = blockStarts(part);
+    let commitTo = 0;
+    if (final && whole) commitTo = rest.length;
+    else if (starts.length >= 2) commitTo = starts[starts.length - 1];
+    let from = 0;
+    for (const at of [...starts.slice(1), rest.length]) {
+      if (at > commitTo) break;
+      this.commit(rest.slice(from, at), false);
+      from = at;
+    }
+    return { commitTo, whole };
+  }
+
+  private commit(block: string, alone: boolean): void {
+    if (alone) {
+      if (this.open) this.sealed.push(this.open);
+      this.sealed.push(block);
+      this.open = '';
+      return;
+    }
+    this.open += block;
+    if (this.open.length >= GROUP_CHARS) {
+      this.sealed.push(this.open);
+      this.open = '';
+    }
+  }
+
+  /** Text only grows while a message streams; anything else starts over (cheap edge check). */
+  private continues(text: string): boolean {
+    const old = this.text;
+    if (text.length < old.length) return false;
+    const edge = Math.min(64, old.length);
+    return text.startsWith(old.slice(0, edge)) && text.slice(old.length - edge, old.length) === old.slice(old.length - edge);
+  }
+
+  private reset(): void {
+    this.text = '';
+    this.committedEnd = 0;
+    this.sealed = [];
+    this.open = '';
+    this.parsedTail = '';
+    this.catchingUp = false;
+  }
+}

@@ -5,6 +5,7 @@ import type { AppNotice, AppState } from '../../src-shared/ipc/appState';
 import type { EventName, EventPayload, Handlers } from '../../src-shared/ipc/contract';
 import { ProtocolError } from '../acp/agentConnection';
 import { AgentManager, type AgentDefinition } from '../agents/agentManager';
+import type { StartAgent } from '../agents/agentProcess';
 import { historyHandlers } from '../history/historyHandlers';
 import { HistoryService } from '../history/historyService';
 import { isInsideRoots } from '../fs/fileAccess';
@@ -23,6 +24,8 @@ export interface AppCoreOptions {
   cancelGraceMs?: number;
   /** Where sign-in secrets go (Electron: `SafeStorageSecrets`); default: memory only. */
   secrets?: SecretStore;
+  /** How agents are started (default: a process each). */
+  startAgent?: StartAgent;
 }
 
 type Listener = (name: EventName, payload: unknown) => void;
@@ -60,6 +63,7 @@ export class AppCore {
       clientSide: (agentId) => this.sessions.clientSide(agentId),
       initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
       secrets: options.secrets,
+      startAgent: options.startAgent,
       onChange: () => this.changed(),
       onExit: (agentId, info, tail) => this.sessions.onAgentExit(agentId, info.code, info.signal, tail),
     });

@@ -5,7 +5,8 @@ import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '..
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
-import { type AgentConnection, type ClientSide, ELICITATION_MODES, isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import { type ClientSide, ELICITATION_MODES, isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import type { AgentLink } from '../acp/agentLink';
 import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
@@ -40,8 +41,8 @@ interface Session {
   roots: string[];
   acpSessionId: string | null;
   /** The connection this session's ACP session lives on (null until connected or after exit). */
-  connection: AgentConnection | null;
-  connecting: Promise<AgentConnection> | null;
+  connection: AgentLink | null;
+  connecting: Promise<AgentLink> | null;
   turn: Turn | null;
   queue: { queueId: string; prompt: ContentBlock[] }[];
   /** What to retry after sign-in succeeds. */
@@ -235,7 +236,7 @@ export class SessionManager {
   }
 
   /** Connects the session to its agent: `session/new`, or `session/resume`/`session/load` for a restored one. */
-  connect(session: Session): Promise<AgentConnection> {
+  connect(session: Session): Promise<AgentLink> {
     if (session.connection) return Promise.resolve(session.connection);
     session.connecting ??= (async () => {
       try {

@@ -77,6 +77,10 @@ export class AppCore {
         this.history.onEvents(sessionId, events);
       },
       onChange: () => this.changed(),
+      opened: (sessionId) => {
+        this.tabs.open(sessionId);
+        this.changed();
+      },
       cancelGraceMs: options.cancelGraceMs,
       updateSettings: (mutate) => this.settings.update(mutate),
     });
@@ -189,11 +193,7 @@ export class AppCore {
       if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
       const folder = resolve(cwd);
       if (!isDirectory(folder)) throw new ProtocolError(`The workspace folder ${folder} does not exist.`);
-      const session = this.sessions.create(agentId, agent.name, folder, additionalDirectories ?? []);
-      this.tabs.open(session.id);
-      this.changed();
-      // Connect in the background: the tab shows "starting" and then the agent's answer or error.
-      void this.sessions.connect(session).catch(() => {});
+      const session = this.sessions.open({ agentId, agentName: agent.name, cwd: folder, additionalDirectories });
       return { sessionId: session.id };
     },
     'session.events': async ({ sessionId, afterSeq }) => ({ events: await this.sessions.events(sessionId, afterSeq) }),
@@ -282,7 +282,7 @@ export class AppCore {
       }
     },
     'fs.search': async ({ sessionId, query }) => {
-      const root = this.sessions.get(sessionId).state.cwd;
+      const root = this.sessions.get(sessionId).fold().cwd;
       return { root, paths: searchFiles(root, query) };
     },
     'permissions.remembered': async () => ({
@@ -316,7 +316,7 @@ export class AppCore {
   busyReasons(): string[] {
     const turns = [...this.sessions.sessions.values()]
       .filter((session) => session.turn !== null)
-      .map((session) => `A turn is running in “${session.state.title || session.state.agentName || session.id}”.`);
+      .map((session) => `A turn is running in “${session.fold().title || session.fold().agentName || session.id}”.`);
     return [...turns, ...this.extensions.flatMap((extension) => extension.busy?.() ?? [])];
   }
 

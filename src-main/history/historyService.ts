@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc/historyContract';
@@ -10,7 +9,6 @@ import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
 import { ProtocolError } from '../acp/agentConnection';
 import type { AgentManager } from '../agents/agentManager';
-import { toMcpServers } from '../sessions/mcpServers';
 import type { SessionManager } from '../sessions/sessionManager';
 import { DraftsStore } from '../store/draftsStore';
 import { EventLog, readEventLog } from '../store/eventLog';
@@ -76,13 +74,13 @@ export class HistoryService {
     const dirty = [...this.dirty];
     this.dirty.clear();
     for (const sessionId of dirty) {
-      const live = this.options.sessions.sessions.get(sessionId);
+      const live = this.options.sessions.live(sessionId);
       if (!live) continue;
       const size = fileSize(live.log.file);
       if (size === null) continue;
-      this.catalog.put(catalogEntry(live.state, size));
+      this.catalog.put(catalogEntry(live.fold(), size));
       // Until the saved index is loaded, reconcile picks this session up (its size changed).
-      if (this.search.loaded) this.search.indexState(live.state, size, false);
+      if (this.search.loaded) this.search.indexState(live.fold(), size, false);
     }
   }
 
@@ -133,10 +131,10 @@ export class HistoryService {
 
   /** A session's current state: the live one (flushed), else a fold of its log. */
   async stateOf(sessionId: string): Promise<SessionState | null> {
-    const live = this.options.sessions.sessions.get(sessionId);
+    const live = this.options.sessions.live(sessionId);
     if (live) {
       this.options.sessions.flush();
-      return live.state;
+      return live.fold();
     }
     let state: SessionState | undefined;
     await readEventLog(this.logFile(sessionId), (batch) => {
@@ -152,7 +150,7 @@ export class HistoryService {
   // ---------------------------------------------------------------- history list
 
   private item(entry: CatalogEntry): HistoryItem {
-    const live = this.options.sessions.sessions.get(entry.sessionId);
+    const live = this.options.sessions.live(entry.sessionId);
     const state = live?.state;
     const agent = this.options.agents.find(entry.agentId);
     return {
@@ -237,17 +235,14 @@ export class HistoryService {
     }
     const agent = this.options.agents.find(agentId);
     if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
-    const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId, ...(title ? { title } : {}) });
-    this.openTab(session.id);
-    void this.options.sessions.connect(session).catch(() => {});
-    return session.id;
+    return this.options.sessions.open({ agentId, agentName: agent.name, cwd, acpSessionId, ...(title ? { title } : {}) }).id;
   }
 
   // ---------------------------------------------------------------- rename, delete, fork
 
   async rename(sessionId: string, title: string): Promise<void> {
     const body: SessionEventBody = { kind: 'title.changed', title, byPerson: true };
-    if (this.options.sessions.sessions.has(sessionId)) {
+    if (this.options.sessions.live(sessionId)) {
       this.options.sessions.recordEvent(sessionId, body);
       this.onEvents(sessionId, []);
       return;
@@ -271,7 +266,7 @@ export class HistoryService {
     if (input.sessionId) {
       const sessionId = input.sessionId;
       const entry = this.catalog.get(sessionId);
-      const live = this.options.sessions.sessions.get(sessionId);
+      const live = this.options.sessions.live(sessionId);
       if (!entry && !live && !existsSync(this.logFile(sessionId))) throw new ProtocolError(`No session "${sessionId}".`);
       agentId ??= live?.agentId ?? entry?.agentId;
       acpSessionId ??= live?.acpSessionId ?? entry?.acpSessionId ?? undefined;
@@ -303,6 +298,11 @@ export class HistoryService {
    * Forks with `session/fork`. A local session's fork starts as a copy of its log (so the
    * transcript so far is there), re-bound to the new ACP session id with `session.bound`.
    */
+  /**
+   * Forks with `session/fork`. A local session's fork starts with its transcript so far (its
+   * events recorded again by the fork's own recorder), bound to the new ACP session id; both
+   * keep the parent's extra workspace folders.
+   */
   async fork(input: { sessionId?: string; agentId?: string; acpSessionId?: string; cwd?: string }): Promise<string> {
     await this.reconcile();
     let source: SessionState | null = null;
@@ -317,44 +317,29 @@ export class HistoryService {
     if (!parentAcp) throw new ProtocolError('This session never reached its agent, so there is nothing to fork there.');
     const agent = this.options.agents.find(agentId);
     if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
-    const connection = await this.options.agents.ensureRunning(agentId);
-    const result = await connection.forkSession({
-      sessionId: parentAcp,
-      cwd,
-      mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities),
-    });
-    const forkAcp = typeof result?.sessionId === 'string' ? result.sessionId : null;
-    if (!forkAcp) throw new ProtocolError(`${agent.name} answered session/fork without a session id.`);
+    const additionalDirectories = source?.additionalDirectories ?? [];
+    const fork = await this.options.sessions.forkAcp(agentId, { acpSessionId: parentAcp, cwd, additionalDirectories });
     const title = `${source?.title ?? 'Session'} (fork)`;
+    const spec = { agentId, agentName: agent.name, cwd, additionalDirectories, acpSessionId: fork.acpSessionId, title };
+    if (!source || !input.sessionId) return this.options.sessions.open(spec).id;
 
-    if (!source || !input.sessionId) {
-      const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId: forkAcp, title });
-      this.openTab(session.id);
-      void this.options.sessions.connect(session).catch(() => {});
-      return session.id;
-    }
     const parentId = input.sessionId;
-    const newId = `s_${randomUUID()}`;
-    const log = new EventLog(this.logFile(newId));
-    let seq = 0;
-    await readEventLog(this.logFile(parentId), (batch) => {
-      log.append(batch.map((event) => ({ ...event, sessionId: newId })));
-      seq = batch[batch.length - 1].seq;
+    this.options.sessions.flush();
+    const { events } = await readEventLog(this.logFile(parentId));
+    const session = this.options.sessions.open({
+      ...spec,
+      forkedFrom: parentId,
+      transcript: events,
+      then: [
+        { kind: 'title.changed', title },
+        { kind: 'notice', level: 'info', message: `Forked from “${source.title ?? parentId}”. Messages from here on go to the fork only.` },
+      ],
     });
-    const now = Date.now();
-    const tail: SessionEventBody[] = [
-      { kind: 'title.changed', title },
-      { kind: 'notice', level: 'info', message: `Forked from “${source.title ?? parentId}”. Messages from here on go to the fork only.` },
-      { kind: 'session.bound', acpSessionId: forkAcp, origin: 'fork' },
-    ];
-    log.append(tail.map((body) => ({ ...body, sessionId: newId, seq: ++seq, ts: now }) as SessionEvent));
-    log.close();
-    const session = await this.options.sessions.restore(newId);
-    if (!session) throw new ProtocolError('The fork could not be opened.');
-    this.catalog.put({ ...catalogEntry(session.state, fileSize(log.file) ?? 0), forkedFrom: parentId });
-    this.search.indexState(session.state, fileSize(log.file) ?? 0, true);
-    this.openTab(newId);
-    return newId;
+    this.options.sessions.flush();
+    const state = session.fold();
+    this.catalog.put(catalogEntry(state, fileSize(session.log.file) ?? 0, parentId));
+    this.search.indexState(state, fileSize(session.log.file) ?? 0, true);
+    return session.id;
   }
 
   // ---------------------------------------------------------------- search, export, continue
@@ -365,7 +350,7 @@ export class HistoryService {
     return this.search.search(text, limit).flatMap((hit) => {
       const entry = this.catalog.get(hit.sessionId);
       if (!entry) return [];
-      const live = this.options.sessions.sessions.get(hit.sessionId);
+      const live = this.options.sessions.live(hit.sessionId);
       return [
         {
           sessionId: hit.sessionId,
@@ -402,15 +387,19 @@ export class HistoryService {
     if (!state?.agentId) throw new ProtocolError(`No session "${sessionId}".`);
     const agent = this.options.agents.find(state.agentId);
     if (!agent) throw new ProtocolError(`The agent "${state.agentName || state.agentId}" is no longer configured.`);
-    const session = this.options.sessions.create(state.agentId, agent.name, state.cwd, [], {
+    const spec = {
+      agentId: state.agentId,
+      agentName: agent.name,
+      cwd: state.cwd,
+      additionalDirectories: state.additionalDirectories,
       continuedFrom: sessionId,
       ...(state.title ? { title: `${state.title} (continued)` } : {}),
-    });
-    this.drafts.set(session.id, continuationDraft(state));
-    this.drafts.flush();
-    this.openTab(session.id);
-    void this.options.sessions.connect(session).catch(() => {});
-    return session.id;
+    };
+    return this.options.sessions.open(spec, (session) => {
+      // The draft is in place before the tab shows the composer.
+      this.drafts.set(session.id, continuationDraft(state));
+      this.drafts.flush();
+    }).id;
   }
 
   async dispose(): Promise<void> {

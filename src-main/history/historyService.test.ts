@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src-shared/session/state';
 import { AppCore } from '../core/appCore';
 import { makeCore } from '../testing/coreHarness';
+import { startAgentFor } from '../testing/inProcessAgent';
 
 const cores: AppCore[] = [];
 afterEach(async () => {
@@ -12,7 +13,7 @@ afterEach(async () => {
 
 /** The same data folder opened again, as after quitting (dispose) or a crash (no dispose). */
 async function reopen(h: ReturnType<typeof makeCore>): Promise<AppCore> {
-  const core = new AppCore({ dataDir: h.dataDir, host: 'browser', defaultCwd: h.workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000 });
+  const core = new AppCore({ dataDir: h.dataDir, host: 'browser', defaultCwd: h.workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000, startAgent: startAgentFor });
   cores.push(core);
   await core.ready;
   return core;

@@ -25,8 +25,13 @@ interface Turn {
  */
 export type DetachReason =
   | { kind: 'closed' }
+  /** The app quits: the log keeps the turn open, and the next start closes it as interrupted. */
+  | { kind: 'quit' }
   | { kind: 'exited'; code: number | null; signal: string | null; stderrTail: string[] }
   | { kind: 'stopped'; message: string };
+
+/** The reason pending requests are cancelled with, per kind of detach. */
+const DETACH_WHY = { closed: 'tab closed', quit: 'app quit', exited: 'agent exited' } as const;
 
 /** What a session needs from the layer that owns it. */
 export interface SessionHost {
@@ -213,14 +218,14 @@ export class Session {
 
   /**
    * Lets go of the agent: pending requests cancelled, the running turn ended (in the log, now),
-   * terminals killed. The one path for closing the tab, the agent exiting and the agent being
-   * stopped by the app.
+   * terminals killed. The one path for closing the tab, quitting, the agent exiting and the agent
+   * being stopped by the app. A detached turn records nothing more when its request settles.
    */
   detach(reason: DetachReason): void {
     if (reason.kind === 'closed' && this.turn) this.cancel();
     const connection = this.connection;
     this.connection = null;
-    const why = reason.kind === 'closed' ? 'tab closed' : reason.kind === 'exited' ? 'agent exited' : reason.message;
+    const why = reason.kind === 'stopped' ? reason.message : DETACH_WHY[reason.kind];
     this.cancelPending(why);
     // For a closed tab the log closes next, before the agent answers session/cancel: the turn
     // ends in the log now (as cancelled), so reopening it shows a finished conversation;
@@ -231,7 +236,7 @@ export class Session {
       if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
       if (reason.kind === 'stopped') turn.abort.abort();
       if (reason.kind === 'closed') this.record({ kind: 'turn.ended', turnId: turn.turnId, stopReason: 'cancelled' });
-      else this.record({ kind: 'turn.ended', turnId: turn.turnId, stopReason: 'error', error: reason.kind === 'exited' ? 'The agent exited during this turn.' : reason.message });
+      else if (reason.kind !== 'quit') this.record({ kind: 'turn.ended', turnId: turn.turnId, stopReason: 'error', error: reason.kind === 'exited' ? 'The agent exited during this turn.' : reason.message });
     }
     for (const terminal of this.terminals.values()) terminal.kill();
     if (reason.kind === 'closed' && connection && this.acpSessionId && connection.supportsSession('close')) {

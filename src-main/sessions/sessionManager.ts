@@ -442,10 +442,7 @@ export class SessionManager {
   }
 
   async disposeAll(): Promise<void> {
-    for (const session of this.sessions.values()) {
-      session.cancelPending('app quit');
-      for (const terminal of session.terminals.values()) terminal.kill();
-    }
+    for (const session of this.sessions.values()) session.detach({ kind: 'quit' });
     this.batcher.flush();
     for (const session of this.sessions.values()) session.log.close();
   }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
 import { isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
 import { EventLog } from '../store/eventLog';
 import type { Terminal } from '../terminals/terminalManager';
+import { checkElicitationAnswer } from './elicitationForm';
 import { PendingRequests } from './pendingRequests';
 import { refusePromptContent } from './promptContent';
 
@@ -212,6 +213,31 @@ export class Session {
     for (const requestId of this.elicitations.cancelSession(this.id)) {
       this.record({ kind: 'elicitation.resolved', requestId, action: 'cancel' });
     }
+  }
+
+  // ---------------------------------------------------------------- the person's answers
+
+  /** Answers a waiting permission request; returns the option chosen (null: cancelled). */
+  answerPermission(requestId: string, optionId: string | null): { option: PermissionOption; toolCall: RawObject } | null {
+    const pending = this.fold().permissions.find((p) => p.requestId === requestId);
+    if (!pending || !this.permissions.has(requestId)) throw new ProtocolError('This permission request is no longer waiting.');
+    const option = optionId === null ? undefined : pending.options.find((o) => o.optionId === optionId);
+    if (optionId !== null && !option) throw new ProtocolError(`"${optionId}" is not one of this request's options.`);
+    this.record({ kind: 'permission.resolved', requestId, optionId });
+    this.permissions.resolve(requestId, optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
+    return option ? { option, toolCall: pending.toolCall } : null;
+  }
+
+  /** Answers a waiting elicitation; a form answer must fit the question's schema. */
+  answerElicitation(requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
+    if (!this.elicitations.has(requestId)) throw new ProtocolError('This question is no longer waiting for an answer.');
+    const pending = this.fold().elicitations.find((e) => e.requestId === requestId);
+    if (action === 'accept' && pending && String(pending.request.mode ?? 'form') === 'form') {
+      const problems = checkElicitationAnswer(pending.request, content ?? {});
+      if (problems.length) throw new ProtocolError(`The answer does not fit the question: ${problems.join(' ')}`);
+    }
+    this.record({ kind: 'elicitation.resolved', requestId, action, content: action === 'accept' ? content : undefined });
+    this.elicitations.resolve(requestId, action === 'accept' ? { action, content: content ?? {} } : { action });
   }
 
   // ---------------------------------------------------------------- detaching

@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';
 import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
-import { reduceSession } from '../../src-shared/session/reducer';
-import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ProtocolError } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
@@ -11,11 +9,11 @@ import type { AgentManager } from '../agents/agentManager';
 import { readEventLog } from '../store/eventLog';
 import { AcpRoutes } from './acpRoutes';
 import { createClientSide } from './clientHandlers';
-import { checkElicitationAnswer } from './elicitationForm';
 import { EventBatcher } from './eventBatcher';
 import { permissionKey, REMEMBERED_KINDS } from './permissionMemory';
 import { type ElicitationAnswer, Session, type SessionHost } from './session';
-import { canReconnect, connectSession, readonlyReason, setupParams } from './sessionConnect';
+import { connectSession, setupParams } from './sessionConnect';
+import { foldLog, settle } from './sessionRestore';
 import { requireAuth, SignIn } from './signIn';
 
 export interface SessionManagerOptions {
@@ -178,7 +176,7 @@ export class SessionManager {
       for (const event of spec.transcript) if (event.kind !== 'session.created') session.record(event, event.ts);
       for (const body of spec.then ?? []) session.record(body);
       if (acpSessionId) session.record({ kind: 'session.bound', acpSessionId, origin: 'fork' });
-      this.settle(session, session.fold());
+      settle(session, session.fold());
     } else {
       for (const body of spec.then ?? []) session.record(body);
     }
@@ -197,42 +195,19 @@ export class SessionManager {
   async restore(sessionId: string): Promise<Session | null> {
     const existing = this.sessions.get(sessionId);
     if (existing) return existing;
-    let state: SessionState | undefined;
-    // What the agent said it could do when this session last connected (issue 6: read-only restore).
-    let capabilities: RawObject | null | undefined;
-    const result = await readEventLog(this.logFile(sessionId), (batch) => {
-      state = reduceSession(state, batch);
-      for (const event of batch) if (event.kind === 'session.connected') capabilities = event.capabilities;
-    });
-    if (!state || !state.agentId) return null;
+    const folded = await foldLog(this.logFile(sessionId));
+    if (!folded) return null;
     // Opened twice while the log was being read: the first one wins.
     const raced = this.sessions.get(sessionId);
     if (raced) return raced;
-    const session = new Session(sessionId, state.agentId, this.logFile(sessionId), this.host, state);
+    const session = new Session(sessionId, folded.state.agentId, this.logFile(sessionId), this.host, folded.state);
     this.sessions.set(sessionId, session);
-    if (result.skipped > 0) {
-      session.record({ kind: 'notice', level: 'warning', message: `${result.skipped} damaged line(s) in this session's log were skipped (usually the last line written before a crash).` });
+    if (folded.skipped > 0) {
+      session.record({ kind: 'notice', level: 'warning', message: `${folded.skipped} damaged line(s) in this session's log were skipped (usually the last line written before a crash).` });
     }
-    this.settle(session, state, capabilities);
+    settle(session, folded.state, folded.capabilities);
     session.fold();
     return session;
-  }
-
-  /**
-   * What a log may leave open when its session was not closed (a restart, a fork of a running
-   * session) is closed honestly: the turn ended as interrupted, pending requests cancelled.
-   */
-  private settle(session: Session, state: SessionState, capabilities?: RawObject | null): void {
-    if (state.currentTurnId) {
-      session.record({ kind: 'turn.ended', turnId: state.currentTurnId, stopReason: 'interrupted', error: 'The app stopped while this turn was running.' });
-    }
-    for (const pending of state.permissions) session.record({ kind: 'permission.resolved', requestId: pending.requestId, optionId: null, reason: 'app restarted' });
-    for (const pending of state.elicitations) session.record({ kind: 'elicitation.resolved', requestId: pending.requestId, action: 'cancel' });
-    // An agent that can neither resume nor load cannot continue this conversation: say so now,
-    // before the person types, instead of failing their next message.
-    if (state.acpSessionId && !state.readonlyReason && capabilities && !canReconnect(capabilities)) {
-      session.record({ kind: 'session.readonly', reason: readonlyReason(state.agentName) });
-    }
   }
 
   /** Connects the session to its agent: `session/new`, or `session/resume`/`session/load` for a restored one. */
@@ -268,15 +243,8 @@ export class SessionManager {
 
   respondPermission(sessionId: string, requestId: string, optionId: string | null): void {
     const session = this.get(sessionId);
-    const pending = session.fold().permissions.find((p) => p.requestId === requestId);
-    if (!pending || !session.permissions.has(requestId)) throw new ProtocolError('This permission request is no longer waiting.');
-    if (optionId !== null && !pending.options.some((o) => o.optionId === optionId)) {
-      throw new ProtocolError(`"${optionId}" is not one of this request's options.`);
-    }
-    session.record({ kind: 'permission.resolved', requestId, optionId });
-    session.permissions.resolve(requestId, optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
-    const option = pending.options.find((o) => o.optionId === optionId);
-    if (option && REMEMBERED_KINDS.has(option.kind)) this.rememberPermission(session, permissionKey(session.agentId, session.toolKindOf(pending.toolCall)), option.kind);
+    const chosen = session.answerPermission(requestId, optionId);
+    if (chosen && REMEMBERED_KINDS.has(chosen.option.kind)) this.rememberPermission(session, permissionKey(session.agentId, session.toolKindOf(chosen.toolCall)), chosen.option.kind);
   }
 
   /** Keeps an "always" choice in settings (`alwaysAllow`); a settings file that cannot be written is reported. */
@@ -293,15 +261,7 @@ export class SessionManager {
   }
 
   respondElicitation(sessionId: string, requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
-    const session = this.get(sessionId);
-    if (!session.elicitations.has(requestId)) throw new ProtocolError('This question is no longer waiting for an answer.');
-    const pending = session.fold().elicitations.find((e) => e.requestId === requestId);
-    if (action === 'accept' && pending && String(pending.request.mode ?? 'form') === 'form') {
-      const problems = checkElicitationAnswer(pending.request, content ?? {});
-      if (problems.length) throw new ProtocolError(`The answer does not fit the question: ${problems.join(' ')}`);
-    }
-    session.record({ kind: 'elicitation.resolved', requestId, action, content: action === 'accept' ? content : undefined });
-    session.elicitations.resolve(requestId, action === 'accept' ? { action, content: content ?? {} } : { action });
+    this.get(sessionId).answerElicitation(requestId, action, content);
   }
 
   async setConfig(sessionId: string, configId: string, value: string | boolean): Promise<void> {

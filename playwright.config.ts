@@ -10,7 +10,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: process.env.CI ? 2 : 2,
+  // Each worker runs its own host and fixture agents; two fit the 2-core CI machines and laptops alike.
+  workers: 2,
   // One retry on CI only: a test that needed it is reported as "flaky" in the output, never hidden.
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AppCore } from './core/appCore';
+import { createCore } from './core/createCore';
 import { defaultDataDir } from './core/dataDir';
 import { startBrowserHost } from './server/browserHost';
 
@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.ACP_DESKTOP_DATA_DIR ?? defaultDataDir());
-  const core = new AppCore({
+  const core = createCore({
     dataDir,
     host: 'browser',
     defaultCwd: resolve(values.cwd ?? process.cwd()),

@@ -7,32 +7,31 @@ import { NewSessionDialog } from './features/sessions/NewSessionDialog';
 import { SessionView } from './features/chat/SessionView';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { HistoryView } from './features/history';
-import { loadSettingsPreferences } from './features/settings/preferences';
+import { loadSettingsPreferences } from './features/settings/actions';
 import { Notices } from './ui/Notices';
 import { RegistryCatalog } from './features/registry';
-import { useAppStore } from './store/appStore';
-import { NARROW, useUiStore } from './store/uiStore';
-import { closeActiveTab, cycleTab } from './features/sessions/tabActions';
+import { NARROW, useStore } from './store';
+import { closeActiveTab, cycleTab, showSession } from './features/sessions/actions';
 
 export function App() {
-  const app = useAppStore((s) => s.app);
-  const connection = useAppStore((s) => s.connection);
-  const view = useUiStore((s) => s.view);
-  const newSession = useUiStore((s) => s.newSession);
-  const theme = useUiStore((s) => s.theme);
-  const sidebarOpen = useUiStore((s) => s.sidebarOpen);
+  const app = useStore((s) => s.app);
+  const connection = useStore((s) => s.connection);
+  const view = useStore((s) => s.view);
+  const newSession = useStore((s) => s.newSession);
+  const theme = useStore((s) => s.theme);
+  const sidebarOpen = useStore((s) => s.sidebarOpen);
   const active = app?.tabs.active ?? null;
 
   // On a narrow window the sidebar is an overlay: showing a session folds it away.
   useEffect(() => {
-    if (window.matchMedia(NARROW).matches) useUiStore.setState({ sidebarOpen: false });
+    if (window.matchMedia(NARROW).matches) useStore.setState({ sidebarOpen: false });
   }, [active, view]);
 
   useEffect(() => applyTheme(theme), [theme]);
 
   useEffect(() => {
     void loadSettingsPreferences();
-    const ui = useUiStore.getState;
+    const ui = useStore.getState;
     const off = bridge.on('ui.command', ({ command, sessionId, agentId }) => {
       switch (command) {
         case 'newSession':
@@ -51,7 +50,7 @@ export function App() {
           ui().setView('settings');
           break;
         case 'focusSession':
-          if (sessionId) ui().showSession(sessionId);
+          if (sessionId) showSession(sessionId);
           break;
         case 'installAgent':
           // The registry catalog listens for this (features/registry); it owns that view.
@@ -87,7 +86,7 @@ export function App() {
   return (
     <div className={`app${sidebarOpen ? '' : ' sidebar-closed'}`}>
       {sidebarOpen && <Sidebar />}
-      {sidebarOpen && <div className="sidebar-backdrop" aria-hidden="true" onClick={() => useUiStore.setState({ sidebarOpen: false })} />}
+      {sidebarOpen && <div className="sidebar-backdrop" aria-hidden="true" onClick={() => useStore.setState({ sidebarOpen: false })} />}
       <main className="main" aria-label="Workspace">
         {connection === 'unauthorized' ? (
           <div role="alert" className="banner banner-error">
@@ -113,7 +112,7 @@ export function App() {
           <section className="empty" aria-labelledby="empty-heading">
             <h1 id="empty-heading">ACP Desktop</h1>
             <p className="muted">Pick an agent on the left and start a session in a workspace folder.</p>
-            <button type="button" className="primary" onClick={() => useUiStore.getState().openNewSession(null)}>
+            <button type="button" className="primary" onClick={() => useStore.getState().openNewSession(null)}>
               New session
             </button>
             <p className="muted small">
@@ -122,8 +121,8 @@ export function App() {
           </section>
         )}
       </main>
-      <RegistryCatalog onStartSession={(agentId) => useUiStore.getState().openNewSession(agentId)} />
-      {newSession !== undefined && <NewSessionDialog agentId={newSession.agentId} onClose={() => useUiStore.getState().closeNewSession()} />}
+      <RegistryCatalog onStartSession={(agentId) => useStore.getState().openNewSession(agentId)} />
+      {newSession !== undefined && <NewSessionDialog agentId={newSession.agentId} onClose={() => useStore.getState().closeNewSession()} />}
     </div>
   );
 }

@@ -2,12 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { applyTheme } from './ui/theme';
-import { startStore } from './store/appStore';
+import { startStore } from './store/start';
+import { startAttention } from './features/sessions/attention';
 import './styles.css';
 
 // Before the first paint, so a dark OS never flashes the light palette.
 applyTheme('system');
 startStore();
+startAttention();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSettings } from './settings';
+import { parseSettings, protocolFor } from './settings';
 
 describe('parseSettings', () => {
   it('reads custom agents with defaults for args and env', () => {
@@ -33,5 +33,28 @@ describe('parseSettings', () => {
   it('keeps keys this version does not know', () => {
     const { settings } = parseSettings(JSON.stringify({ futureKey: { x: 1 } }));
     expect((settings as Record<string, unknown>).futureKey).toEqual({ x: 1 });
+  });
+});
+
+describe('per-agent protocol setting', () => {
+  it('defaults to v1 and reads custom agents and overrides', () => {
+    const { settings, error } = parseSettings(
+      JSON.stringify({ agents: [{ id: 'a', name: 'A', command: 'a', protocol: 'auto' }], agentOverrides: { gemini: { protocol: 'v2' } } }),
+    );
+    expect(error).toBeNull();
+    expect(protocolFor(settings, 'a')).toBe('auto');
+    expect(protocolFor(settings, 'gemini')).toBe('v2');
+    expect(protocolFor(settings, 'other')).toBe('v1');
+  });
+
+  it('a misspelt protocol is reported with its path and loses neither the agent nor the override', () => {
+    const { settings, error } = parseSettings(
+      JSON.stringify({ agents: [{ id: 'a', name: 'A', command: 'a', protocol: 'v3' }], agentOverrides: { gemini: { args: ['--x'], protocol: 'two' } } }),
+    );
+    expect(error).toContain('agents[0].protocol');
+    expect(settings.agents.map((agent) => agent.id)).toEqual(['a']);
+    expect(protocolFor(settings, 'a')).toBe('v1');
+    expect(settings.agentOverrides.gemini?.args).toEqual(['--x']);
+    expect(protocolFor(settings, 'gemini')).toBe('v1');
   });
 });

@@ -6,6 +6,15 @@ import { z } from 'zod';
  */
 const env = z.record(z.string(), z.string());
 
+/**
+ * Which ACP protocol version to speak with an agent: `v1`, `v2`, or `auto` (offer 2, fall back
+ * to 1 when the agent only speaks 1). `v1` while v2 is a draft the SDK may change in any release.
+ */
+export const PROTOCOL_SETTINGS = ['v1', 'auto', 'v2'] as const;
+export type ProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
+export const DEFAULT_PROTOCOL: ProtocolSetting = 'v1';
+const protocolSetting = z.enum(PROTOCOL_SETTINGS);
+
 export const customAgentSchema = z
   .object({
     id: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
@@ -13,6 +22,7 @@ export const customAgentSchema = z
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
     env: env.default({}),
+    protocol: protocolSetting.optional(),
   })
   .passthrough();
 
@@ -21,6 +31,7 @@ export const agentOverrideSchema = z
     command: z.string().min(1).optional(),
     args: z.array(z.string()).optional(),
     env: env.optional(),
+    protocol: protocolSetting.optional(),
   })
   .passthrough();
 
@@ -63,6 +74,24 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+const agentOverrideRecord = z.record(z.string(), agentOverrideSchema);
+
+/** A misspelt `protocol` must not lose the agent: it falls back to the default (the error still names it). */
+function withoutBadProtocol(schema: z.ZodType): (value: unknown) => unknown {
+  return (value) => {
+    if (schema.safeParse(value).success || typeof value !== 'object' || value === null || !('protocol' in value)) return value;
+    const rest: Record<string, unknown> = { ...value };
+    delete rest.protocol;
+    return rest;
+  };
+}
+
+/** The protocol setting for an agent: its custom entry or its override, else the default. */
+export function protocolFor(settings: Settings, agentId: string): ProtocolSetting {
+  const custom = settings.agents.find((agent) => agent.id === agentId)?.protocol;
+  return settings.agentOverrides[agentId]?.protocol ?? custom ?? DEFAULT_PROTOCOL;
+}
+
 /** Parses settings text: the settings to use and, if the text was bad, why. Never throws. */
 export function parseSettings(text: string): { settings: Settings; error: string | null } {
   let json: unknown;
@@ -78,7 +107,13 @@ export function parseSettings(text: string): { settings: Settings; error: string
   if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
     for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
       if (key === 'agents' && Array.isArray(value)) {
-        salvaged.agents = value.filter((agent) => customAgentSchema.safeParse(agent).success);
+        salvaged.agents = value.map(withoutBadProtocol(customAgentSchema)).filter((agent) => customAgentSchema.safeParse(agent).success);
+        continue;
+      }
+      if (key === 'agentOverrides' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        const fix = withoutBadProtocol(agentOverrideSchema);
+        const fixed = Object.fromEntries(Object.entries(value).map(([id, override]) => [id, fix(override)]));
+        if (agentOverrideRecord.safeParse(fixed).success) salvaged[key] = fixed;
         continue;
       }
       const shape = settingsSchema.shape as Record<string, z.ZodType>;

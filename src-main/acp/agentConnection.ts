@@ -2,7 +2,9 @@ import * as acp from '@agentclientprotocol/sdk/unstable';
 import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../agents/agentProcess';
 import type { AgentLink, PromptOutcome } from './agentLink';
 import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
+import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
 import { tapMessages } from './rawTap';
+import { UserError as ProtocolError } from '../errors/errors';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -83,8 +85,8 @@ export const CLIENT_CAPABILITIES = {
   session: { configOptions: { boolean: {} } },
   auth: { terminal: true },
   elicitation: { form: {}, url: {} },
-  // Zed's pre-`type: "terminal"` sign-in extension (see agents/quirks/claudeCodeAcp.ts).
-  _meta: { ...LEGACY_TERMINAL_AUTH_CAPABILITY },
+  // Zed's pre-`type: "terminal"` sign-in extension (quirks/claudeCodeAcp.ts); Codex's streamed command output (quirks/codexAcp.ts).
+  _meta: { ...LEGACY_TERMINAL_AUTH_CAPABILITY, ...TERMINAL_OUTPUT_CAPABILITY },
 } satisfies acp.ClientCapabilities;
 
 /** Permission option kinds of ACP v1; anything else is replaced before the SDK validates it. */
@@ -93,15 +95,8 @@ const PERMISSION_OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_o
 /** Elicitation modes this client can show; others are refused with -32602 (rfds-elicitation). */
 export const ELICITATION_MODES = new Set(['form', 'url']);
 
-export class ProtocolError extends Error {
-  constructor(
-    message: string,
-    readonly code?: number,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
+/** The user-facing error (`errors/errors.ts`), under the name the rest of main still uses. */
+export { ProtocolError };
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeCore } from '../testing/coreHarness';
 
 const cores: { dispose(): Promise<void> }[] = [];
@@ -23,11 +23,11 @@ describe('AppCore.busyReasons (the quit confirmation asks only when this is not 
     await h.waitFor(() => h.core.busyReasons().length === 0, 'the turn to end');
   });
 
-  it('adds what extensions are busy with (an install in progress)', () => {
+  it('adds what the installer is busy with (an install in progress)', () => {
     const h = makeCore();
     cores.push(h.core);
     let installing = true;
-    h.core.extend({ busy: () => (installing ? ['Installing Gemini CLI 1.2.0.'] : []) });
+    vi.spyOn(h.core.registry.installer, 'activeOperations').mockImplementation(() => (installing ? ['Installing Gemini CLI 1.2.0.'] : []));
     expect(h.core.busyReasons()).toEqual(['Installing Gemini CLI 1.2.0.']);
     installing = false;
     expect(h.core.busyReasons()).toEqual([]);

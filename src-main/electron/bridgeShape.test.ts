@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventNames, requestNames, type EventName } from '../../src-shared/ipc/contract';
-import { exposedBridge, MAX_BUFFERED } from './bridgeShape';
+import { exposedBridge, MAX_BUFFERED, type ExposedBridge } from './bridgeShape';
 
 /** A stand-in for ipcRenderer's event side. */
 function fakeChannel() {
@@ -28,6 +28,17 @@ describe('exposedBridge', () => {
     expect(Object.isFrozen(bridge.requests)).toBe(true);
     await bridge.requests['app.state']({});
     expect(calls).toEqual([['app.state', {}]]);
+  });
+
+  it('has a type that the preload checks against: a bridge missing a contract request does not satisfy it', () => {
+    const bridge = exposedBridge(requestNames, eventNames, async () => null, fakeChannel().subscribe);
+    const { 'app.state': _dropped, ...missing } = bridge.requests;
+    // `npm run typecheck` fails if this line type-checks (the old check accepted any object).
+    // @ts-expect-error 'app.state' is missing
+    const incomplete: ExposedBridge = { requests: missing, on: bridge.on };
+    expect(Object.keys(incomplete.requests)).not.toContain('app.state');
+    const complete: ExposedBridge = bridge;
+    expect(Object.keys(complete.requests)).toHaveLength(requestNames.length);
   });
 
   it('refuses to listen to a channel outside the contract', () => {

@@ -2,7 +2,8 @@ import type { EventName, RequestName } from '../../src-shared/ipc/contract';
 
 /** The object the preload exposes as `window.acpDesktop`: built only from the contract's names. */
 export interface ExposedBridge {
-  requests: Record<string, (input: unknown) => Promise<unknown>>;
+  /** Exactly the contract's requests: a name missing here is a type error in the preload. */
+  requests: Readonly<Record<RequestName, (input: unknown) => Promise<unknown>>>;
   on: (name: string, listener: (payload: unknown) => void) => () => void;
 }
 
@@ -25,7 +26,7 @@ export function exposedBridge(
   subscribe: (name: EventName, listener: (payload: unknown) => void) => () => void,
   buffered: readonly EventName[] = [],
 ): ExposedBridge {
-  const requests: ExposedBridge['requests'] = {};
+  const requests: Partial<Record<RequestName, (input: unknown) => Promise<unknown>>> = {};
   for (const name of requestNames) requests[name] = (input) => invoke(name, input);
   const allowed = new Set<string>(eventNames);
   const held = new Map<string, { payloads: unknown[]; stop: () => void }>();
@@ -39,7 +40,8 @@ export function exposedBridge(
     held.set(name, { payloads, stop });
   }
   return {
-    requests: Object.freeze(requests),
+    // Complete when `requestNames` is the contract's list (bridgeShape.test checks the keys).
+    requests: Object.freeze(requests) as ExposedBridge['requests'],
     on: (name, listener) => {
       if (!allowed.has(name)) throw new Error(`Unknown event "${name}".`);
       const buffer = held.get(name);

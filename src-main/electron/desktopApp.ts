@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { requestNames, type EventPayload } from '../../src-shared/ipc/contract';
 import type { SessionEvent } from '../../src-shared/session/events';
-import { AppCore } from '../core/appCore';
+import type { AppCore } from '../core/appCore';
+import { createCore } from '../core/createCore';
 import { dispatch } from '../core/dispatch';
 import { APP_ID, DEEP_LINK_SCHEME } from './appIdentity';
 import { startAutoUpdate, type Updates } from './autoUpdate';
@@ -211,7 +212,12 @@ export function startDesktop(app: App): void {
     session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isPermissionAllowed(permission)));
     session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionAllowed(permission));
 
-    const started = new AppCore({ dataDir: app.getPath('userData'), host: 'electron', secrets: new SafeStorageSecrets(app.getPath('userData')) });
+    const started = createCore({
+      dataDir: app.getPath('userData'),
+      host: 'electron',
+      secrets: new SafeStorageSecrets(app.getPath('userData')),
+      openPath: (path) => shell.openPath(path),
+    });
     core = started;
     for (const name of requestNames) {
       ipcMain.handle(`req:${name}`, async (event, input) => {

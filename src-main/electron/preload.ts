@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { eventNames, requestNames, type AppBridge, type EventName } from '../../src-shared/ipc/contract';
-import { exposedBridge } from './bridgeShape';
+import { eventNames, requestNames, type EventName } from '../../src-shared/ipc/contract';
+import { exposedBridge, type ExposedBridge } from './bridgeShape';
 
 /**
  * Exposes exactly the contract: one function per request name and a listener per event
@@ -19,5 +19,5 @@ contextBridge.exposeInMainWorld(
     },
     // Commands main may send before the renderer listens (a deep link that launched the app).
     ['ui.command'],
-  ) satisfies Pick<AppBridge, never> & object,
+  ) satisfies ExposedBridge,
 );

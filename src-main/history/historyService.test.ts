@@ -2,7 +2,8 @@ import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src-shared/session/state';
-import { AppCore } from '../core/appCore';
+import type { AppCore } from '../core/appCore';
+import { createCore } from '../core/createCore';
 import { makeCore } from '../testing/coreHarness';
 import { startAgentFor } from '../testing/inProcessAgent';
 
@@ -13,7 +14,7 @@ afterEach(async () => {
 
 /** The same data folder opened again, as after quitting (dispose) or a crash (no dispose). */
 async function reopen(h: ReturnType<typeof makeCore>): Promise<AppCore> {
-  const core = new AppCore({ dataDir: h.dataDir, host: 'browser', defaultCwd: h.workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000, startAgent: startAgentFor });
+  const core = createCore({ dataDir: h.dataDir, host: 'browser', defaultCwd: h.workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000, startAgent: startAgentFor });
   cores.push(core);
   await core.ready;
   return core;

@@ -16,9 +16,22 @@ import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessio
 import type { TabsStore } from '../store/tabsStore';
 import { SearchIndex } from './searchIndex';
 
+/** An open session as history reads it. */
+export interface LiveSession {
+  state: SessionState;
+  logFile: string;
+  agentId: string;
+  acpSessionId: string | null;
+}
+
+/** What history needs from the session manager: its actions, and a read-only look at open sessions. */
+export interface HistorySessions extends Pick<SessionManager, 'flush' | 'logFile' | 'restore' | 'open' | 'forkAcp' | 'recordEvent' | 'close'> {
+  live(sessionId: string): LiveSession | undefined;
+}
+
 export interface HistoryServiceOptions {
   dataDir: string;
-  sessions: SessionManager;
+  sessions: HistorySessions;
   agents: AgentManager;
   tabs: TabsStore;
   settings: () => Settings;
@@ -76,11 +89,11 @@ export class HistoryService {
     for (const sessionId of dirty) {
       const live = this.options.sessions.live(sessionId);
       if (!live) continue;
-      const size = fileSize(live.log.file);
+      const size = fileSize(live.logFile);
       if (size === null) continue;
-      this.catalog.put(catalogEntry(live.fold(), size));
+      this.catalog.put(catalogEntry(live.state, size));
       // Until the saved index is loaded, reconcile picks this session up (its size changed).
-      if (this.search.loaded) this.search.indexState(live.fold(), size, false);
+      if (this.search.loaded) this.search.indexState(live.state, size, false);
     }
   }
 
@@ -134,7 +147,7 @@ export class HistoryService {
     const live = this.options.sessions.live(sessionId);
     if (live) {
       this.options.sessions.flush();
-      return live.fold();
+      return live.state;
     }
     let state: SessionState | undefined;
     await readEventLog(this.logFile(sessionId), (batch) => {
@@ -294,10 +307,6 @@ export class HistoryService {
     return { agentDeleted };
   }
 
-  /**
-   * Forks with `session/fork`. A local session's fork starts as a copy of its log (so the
-   * transcript so far is there), re-bound to the new ACP session id with `session.bound`.
-   */
   /**
    * Forks with `session/fork`. A local session's fork starts with its transcript so far (its
    * events recorded again by the fork's own recorder), bound to the new ACP session id; both

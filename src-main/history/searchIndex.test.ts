@@ -37,7 +37,7 @@ describe('SearchIndex', () => {
     expect(index.search('pelican')).toEqual([]);
   });
 
-  it('updates incrementally as a reply streams, and drops a session', () => {
+  it('indexes a streamed reply once its turn ends (not per chunk), and drops a session', () => {
     const index = new SearchIndex(mkdtempSync(join(tmpdir(), 'acp-search-')));
     const events: SessionEventBody[] = [created, ask('first question')];
     index.indexState(session('s1', events), 10, false);
@@ -45,6 +45,10 @@ describe('SearchIndex', () => {
     index.indexState(session('s1', events), 20, false);
     expect(index.search('zeppelin')).toEqual([]);
     events.push(say('er about a zeppelin'));
+    index.indexState(session('s1', events), 25, false);
+    expect(index.search('first')).toHaveLength(1); // the prompt is finished: found at once
+    expect(index.search('zeppelin')).toEqual([]); // the reply still streams: search lags
+    events.push({ kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' });
     index.indexState(session('s1', events), 30, false);
     expect(index.search('zeppelin')).toHaveLength(1);
     expect(index.search('answer')).toHaveLength(1); // the whole word once the chunks joined
@@ -104,7 +108,7 @@ describe('SearchIndex', () => {
     expect(chunks.length).toBeGreaterThan(3);
     expect(chunks.join('')).toBe(long);
     const index = new SearchIndex(mkdtempSync(join(tmpdir(), 'acp-search-')));
-    index.indexState(session('s1', [created, ask('q'), say(long)]), 1, true);
+    index.indexState(session('s1', [created, ask('q'), say(long), { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' }]), 1, true);
     const [hit] = index.search('narwhal');
     expect(hit.entryId).toBe('s1:3');
     expect(hit.snippet).toMatch(/^….*narwhal.*…$/);

@@ -38,11 +38,17 @@ export interface RawHit {
 }
 
 const VERSION = 2;
+/** A vacuum is worth it past this many discarded documents (and a tenth of the index). */
+const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
 const CHUNK = 2000;
 
 const OPTIONS: Options<Doc> = {
   idField: 'id',
+  // MiniSearch's auto-vacuum pauses between batches, and a term added during the pause breaks
+  // its tree walk (7.2: "Cannot read properties of undefined (reading 'keys')", an unhandled
+  // rejection that took the host down). We vacuum ourselves, with no change in between.
+  autoVacuum: false,
   fields: ['text'],
   storeFields: ['sessionId', 'entryId', 'kind', 'text'],
   searchOptions: {
@@ -125,6 +131,12 @@ export class SearchIndex {
   loaded = false;
   /** Why the saved index was not used (missing is not a problem; corrupt is reported). */
   loadError: string | null = null;
+  /** The last indexing failure (the index was then reset and is rebuilt from the logs). */
+  lastError: string | null = null;
+  /** Changes not applied yet, by session (a later one for the same session replaces the earlier). */
+  private pending = new Map<string, { state: SessionState; logSize: number; full: boolean } | 'remove'>();
+  private applyTimer: ReturnType<typeof setTimeout> | null = null;
+  private vacuuming: Promise<void> | null = null;
 
   constructor(
     dataDir: string,
@@ -163,25 +175,103 @@ export class SearchIndex {
     return this.loading;
   }
 
-  /** The log size a session's documents reflect (undefined: not indexed). */
+  /** The log size a session's documents reflect, or will once pending changes apply (undefined: not indexed). */
   indexedLogSize(sessionId: string): number | undefined {
+    const pending = this.pending.get(sessionId);
+    if (pending) return pending === 'remove' ? undefined : pending.logSize;
     return this.sessions.get(sessionId)?.logSize;
   }
 
   indexedSessions(): string[] {
-    return [...this.sessions.keys()];
+    const ids = new Set(this.sessions.keys());
+    for (const [sessionId, pending] of this.pending) {
+      if (pending === 'remove') ids.delete(sessionId);
+      else ids.add(sessionId);
+    }
+    return [...ids];
   }
 
   get documentCount(): number {
+    this.apply();
     return this.mini.documentCount;
   }
 
   /**
    * Brings a session's documents in line with its state. `full` scans every entry and drops
-   * the ones that are gone; otherwise only the current turn onward is rescanned (cheap while
-   * a reply streams; unchanged entries are skipped by signature).
+   * the ones that are gone; otherwise only the current turn onward is rescanned. The change is
+   * queued and applied in one batch shortly after (or before the next search); entries of a
+   * turn still running are indexed once it ends, so a streaming reply is not re-indexed per chunk.
    */
   indexState(state: SessionState, logSize: number, full: boolean): void {
+    const previous = this.pending.get(state.sessionId);
+    const wasFull = typeof previous === 'object' && previous.full;
+    this.pending.set(state.sessionId, { state, logSize, full: full || wasFull });
+    this.applySoon();
+  }
+
+  removeSession(sessionId: string): void {
+    if (!this.sessions.has(sessionId) && !this.pending.has(sessionId)) return;
+    this.pending.set(sessionId, 'remove');
+    this.applySoon();
+  }
+
+  /** Resolves once every queued change is applied and no vacuum is running (tests, quitting). */
+  async idle(): Promise<void> {
+    for (;;) {
+      if (this.vacuuming) await this.vacuuming;
+      this.apply();
+      if (!this.vacuuming && this.pending.size === 0) return;
+    }
+  }
+
+  private applySoon(): void {
+    this.applyTimer ??= setTimeout(() => {
+      this.applyTimer = null;
+      this.apply();
+    }, 50);
+  }
+
+  /**
+   * Applies the queued changes, unless a vacuum is walking the index (then they wait for it).
+   * No indexing error escapes: the index is reset and rebuilt from the logs (search lags, the
+   * app stays up).
+   */
+  private apply(): void {
+    if (this.vacuuming || this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      for (const [sessionId, change] of batch) {
+        if (change === 'remove') this.dropSession(sessionId);
+        else this.applyState(change.state, change.logSize, change.full);
+      }
+    } catch (error) {
+      this.reset(error);
+    }
+    this.schedule();
+    this.vacuumIfDirty();
+  }
+
+  private vacuumIfDirty(): void {
+    if (this.mini.dirtCount < VACUUM_DIRT || this.mini.dirtFactor < 0.1) return;
+    this.vacuuming = this.mini
+      .vacuum({ batchSize: 1000, batchWait: 5 })
+      .catch((error: unknown) => this.reset(error))
+      .finally(() => {
+        this.vacuuming = null;
+        if (this.pending.size) this.applySoon();
+      });
+  }
+
+  /** Starts over empty: the next reconcile re-indexes every log (their sizes no longer match). */
+  private reset(error: unknown): void {
+    this.lastError = `The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`;
+    this.mini = new MiniSearch(OPTIONS);
+    this.sessions = new Map();
+    this.schedule();
+  }
+
+  private applyState(state: SessionState, logSize: number, full: boolean): void {
     let docs = this.sessions.get(state.sessionId);
     if (!docs) {
       docs = { logSize, scanned: 0, entries: {} };
@@ -189,15 +279,22 @@ export class SearchIndex {
       full = true;
     }
     const entries = state.entries;
+    // Entries of the running turn change with every chunk: they wait for the turn to end.
+    let until = entries.length;
+    if (state.currentTurnId) {
+      let start = entries.length - 1;
+      while (start >= 0 && entries[start].kind !== 'user') start--;
+      if (start !== -1) until = start + 1;
+    }
     let from = 0;
     if (!full) {
-      from = Math.min(docs.scanned, entries.length);
+      from = Math.min(docs.scanned, until);
       // Rescan from the start of the turn the last scan ended in: its reply and tool calls grow.
       while (from > 0 && entries[from - 1]?.kind !== 'user') from--;
       if (from > 0) from--;
     }
-    const seen = full ? new Set<string>() : null;
-    for (let i = from; i < entries.length; i++) {
+    const seen = full ? new Set<string>(entries.slice(until).map((entry) => entry.id)) : null;
+    for (let i = from; i < until; i++) {
       const entry = entries[i];
       seen?.add(entry.id);
       this.indexEntry(state.sessionId, docs, entry);
@@ -205,9 +302,8 @@ export class SearchIndex {
     if (seen) {
       for (const entryId of Object.keys(docs.entries)) if (!seen.has(entryId)) this.removeEntry(docs, entryId);
     }
-    docs.scanned = entries.length;
+    docs.scanned = until;
     docs.logSize = logSize;
-    this.schedule();
   }
 
   private indexEntry(sessionId: string, docs: SessionDocs, entry: TranscriptEntry): void {
@@ -235,16 +331,16 @@ export class SearchIndex {
     delete docs.entries[entryId];
   }
 
-  removeSession(sessionId: string): void {
+  private dropSession(sessionId: string): void {
     const docs = this.sessions.get(sessionId);
     if (!docs) return;
     for (const entryId of Object.keys(docs.entries)) this.removeEntry(docs, entryId);
     this.sessions.delete(sessionId);
-    this.schedule();
   }
 
   /** Matches, best first, one per transcript entry. */
   search(query: string, limit = 50): RawHit[] {
+    this.apply();
     const results: SearchResult[] = this.mini.search(query);
     const terms = [...new Set(results.flatMap((r) => r.terms))];
     const hits: RawHit[] = [];
@@ -271,11 +367,19 @@ export class SearchIndex {
     this.dirtySince ??= now;
     if (this.timer) clearTimeout(this.timer);
     const due = Math.min(now + this.delayMs, this.dirtySince + this.maxDelayMs);
-    this.timer = setTimeout(() => this.flush(), Math.max(0, due - now));
+    this.timer = setTimeout(() => {
+      try {
+        this.flush();
+      } catch (error) {
+        // A full disk must not take the app down: the index is saved again on the next change.
+        this.lastError = `The search index could not be saved (${(error as Error).message}).`;
+      }
+    }, Math.max(0, due - now));
   }
 
   /** Saves the index now if it changed. */
   flush(): void {
+    this.apply();
     if (!this.timer) return;
     clearTimeout(this.timer);
     this.timer = null;

@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import type { Catalog, CatalogAgent, InstalledInfo, RuntimeInfo } from '../../src-shared/ipc/registryContract';
 import { distributionKinds, resolveDistributions, type DistributionKind, type RegistryAgent } from '../../src-shared/registry/schema';
+import type { AppNotice } from '../../src-shared/ipc/appState';
+import type { EventPayload } from '../../src-shared/ipc/contract';
+import type { Settings } from '../../src-shared/settings';
 import type { AgentDefinition } from '../agents/agentManager';
-import type { AppCore } from '../core/appCore';
 import { InstallError } from '../install/download';
 import { Installer, isNewer, type InstalledAgent } from '../install/installer';
 import { canDownloadRuntime, type RuntimeName } from '../install/runtimeInstaller';
-import { writeAgentEnv } from '../store/secretStore';
+import { logged, logWarn } from '../log/mainLog';
+import { writeAgentEnv, type SecretStore } from '../store/secretStore';
 import { RegistryClient, registryUrl } from './registryClient';
 
 export interface RegistryServiceOptions {
@@ -17,12 +20,31 @@ export interface RegistryServiceOptions {
   probeTimeoutMs?: number;
 }
 
+/** What the registry needs from the rest of the app, as functions (it never sees the core). */
+export interface RegistryServiceDeps {
+  dataDir: string;
+  settings: () => Settings;
+  publishCatalog: (catalog: Catalog) => void;
+  progress: (progress: EventPayload<'install.progress'>) => void;
+  /** The app state changed (the agent list, an agent's busy flag). */
+  changed: () => void;
+  notice: (level: AppNotice['level'], message: string) => void;
+  /** Whether the agent's process is running (an update then needs a restart). */
+  agentRunning: (agentId: string) => boolean;
+  stopAgent: (agentId: string) => Promise<void>;
+  /** Where its sign-in values are stored (forgotten on uninstall). */
+  secrets: SecretStore;
+  /** Sessions of this agent become usable / read-only. */
+  agentInstalled: (agentId: string) => void;
+  agentUninstalled: (agentId: string) => void;
+}
+
 const RUNTIME_TTL_MS = 30_000;
 
 /**
- * The registry catalog and the installer, attached to one `AppCore`: installed registry agents
- * join the core's agent list (sidebar, sessions), and every change is pushed to the renderer as
- * `registry.catalog`, `install.progress` and `app.state`.
+ * The registry catalog and the installer: installed registry agents join the app's agent list
+ * (sidebar, sessions), and every change is pushed to the renderer as `registry.catalog`,
+ * `install.progress` and `app.state`.
  */
 export class RegistryService {
   readonly client: RegistryClient;
@@ -31,37 +53,37 @@ export class RegistryService {
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(
-    private readonly core: AppCore,
+    private readonly deps: RegistryServiceDeps,
     options: RegistryServiceOptions = {},
   ) {
     this.env = options.env ?? process.env;
     this.client = new RegistryClient({
-      dataDir: core.options.dataDir,
-      url: () => registryUrl(core.settings.settings.registryUrl, this.env),
+      dataDir: deps.dataDir,
+      url: () => registryUrl(deps.settings().registryUrl, this.env),
       bundledDir: options.bundledDir,
       fetch: options.fetch,
     });
     this.client.onIconsChanged = () => {
-      core.changed();
-      void this.publish();
+      deps.changed();
+      void this.publish().catch(logged('Publishing the registry catalog'));
     };
     this.installer = new Installer({
-      dataDir: core.options.dataDir,
+      dataDir: deps.dataDir,
       env: this.env,
       fetch: options.fetch,
       probeTimeoutMs: options.probeTimeoutMs,
-      onProgress: (progress) => core.emit('install.progress', progress),
+      onProgress: deps.progress,
     });
     try {
       this.installer.cleanup();
-    } catch {
-      /* leftovers are retried on the next start */
+    } catch (error) {
+      logWarn('Removing leftovers of interrupted installs (retried on the next start)', error);
     }
   }
 
-  /** Installed registry agents as the core's agent list wants them. */
+  /** Installed registry agents as the app's agent list wants them. */
   definitions(): AgentDefinition[] {
-    const overrides = this.core.settings.settings.agentOverrides;
+    const overrides = this.deps.settings().agentOverrides;
     return this.installer.list().map((installed) => ({
       id: installed.manifest.agentId,
       name: installed.manifest.name,
@@ -88,31 +110,31 @@ export class RegistryService {
   /** Downloads the official Node.js or uv into the app's folder; the catalog then finds it. */
   async installRuntime(name: RuntimeName): Promise<{ version: string | null }> {
     const pending = this.installer.installRuntime(name);
-    void this.publish();
+    void this.publish().catch(logged('Publishing the registry catalog'));
     try {
       return await pending;
     } finally {
       await this.runtimes(true);
-      void this.publish();
+      void this.publish().catch(logged('Publishing the registry catalog'));
     }
   }
 
   /** The catalog as it stands; the first call of a run also asks the network in the background. */
   async list(): Promise<Catalog> {
-    if (!this.client.refreshedThisRun) void this.refresh();
+    if (!this.client.refreshedThisRun) void this.refresh().catch(logged('Refreshing the registry in the background', 'warn'));
     return this.catalog();
   }
 
   async refresh(): Promise<Catalog> {
     await this.client.refresh();
     await this.runtimes(true);
-    this.core.changed();
+    this.deps.changed();
     return this.publish();
   }
 
   private async publish(): Promise<Catalog> {
     const catalog = await this.catalog();
-    this.core.emit('registry.catalog', catalog);
+    this.deps.publishCatalog(catalog);
     return catalog;
   }
 
@@ -133,7 +155,7 @@ export class RegistryService {
       warnings: snapshot.warnings,
       target: this.installer.target,
       runtimes,
-      agentsDir: join(this.core.options.dataDir, 'agents'),
+      agentsDir: join(this.deps.dataDir, 'agents'),
       agents,
     };
   }
@@ -172,40 +194,40 @@ export class RegistryService {
   private async run<T>(agentId: string, work: () => Promise<T>): Promise<T> {
     const pending = work();
     // The catalog shows the operation as busy from its first progress event on.
-    void this.publish();
+    void this.publish().catch(logged('Publishing the registry catalog'));
     try {
       return await pending;
     } finally {
-      this.core.changed();
-      void this.publish();
+      this.deps.changed();
+      void this.publish().catch(logged('Publishing the registry catalog'));
     }
   }
 
   async install(agentId: string, distribution?: DistributionKind): Promise<{ version: string }> {
     const agent = this.entry(agentId);
-    if (this.core.settings.settings.agents.some((custom) => custom.id === agentId)) {
+    if (this.deps.settings().agents.some((custom) => custom.id === agentId)) {
       throw new InstallError(`A custom agent in settings.json already uses the id "${agentId}"; rename it first.`);
     }
     const installed = await this.run(agentId, () => this.installer.install(agent, distribution));
-    this.core.sessions.agentInstalled(agentId);
+    this.deps.agentInstalled(agentId);
     return { version: installed.manifest.version };
   }
 
   async update(agentId: string): Promise<{ version: string }> {
     const agent = this.entry(agentId);
     const installed = await this.run(agentId, () => this.installer.update(agent));
-    if (this.core.agents.connection(agentId)) {
-      this.core.notice('info', `${agent.name} was updated to ${installed.manifest.version}; restart the agent to use the new version.`);
+    if (this.deps.agentRunning(agentId)) {
+      this.deps.notice('info', `${agent.name} was updated to ${installed.manifest.version}; restart the agent to use the new version.`);
     }
     return { version: installed.manifest.version };
   }
 
   /** Stops the agent, removes its files and forgets its stored sign-in values (the secret store). */
   async uninstall(agentId: string): Promise<{ ok: true }> {
-    await this.core.agents.stop(agentId);
+    await this.deps.stopAgent(agentId);
     await this.run(agentId, () => this.installer.uninstall(agentId));
-    this.core.sessions.agentUninstalled(agentId);
-    writeAgentEnv(this.core.agents.secrets, agentId, {});
+    this.deps.agentUninstalled(agentId);
+    writeAgentEnv(this.deps.secrets, agentId, {});
     return { ok: true };
   }
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/contract';
-import { AppCore } from '../core/appCore';
+import type { AppCore } from '../core/appCore';
+import { createCore } from '../core/createCore';
 import { startBrowserHost, type BrowserHost } from './browserHost';
 
 let host: BrowserHost;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   mkdirSync(join(renderer, 'assets'));
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>ACP</title>');
   writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
-  core = new AppCore({ dataDir: mkdtempSync(join(tmpdir(), 'acp-host-')), host: 'browser' });
+  core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'acp-host-')), host: 'browser' });
   host = await startBrowserHost({ core, rendererDir: renderer, port: 0 });
 });
 

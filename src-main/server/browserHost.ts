@@ -50,23 +50,23 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES * 4 });
 
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const origin = req.headers.origin;
-    const hostHeader = req.headers.host;
-    if (!tokenMatches(url.searchParams.get('token'), token)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n');
-      return;
+    // Whatever arrives, the answer is a status line; nothing a request carries may throw out of here.
+    socket.on('error', () => {});
+    try {
+      const verdict = checkUpgrade(req, token);
+      if (verdict) {
+        socket.end(`HTTP/1.1 ${verdict}\r\nConnection: close\r\n\r\n`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, options.core));
+    } catch {
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     }
-    // A page on another origin must not drive the agents even if it learned the token.
-    if (origin && hostHeader && new URL(origin).host !== hostHeader) {
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    if (url.pathname !== '/ws') {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws, options.core));
+  });
+  // A malformed request line or header (node's parser) gets 400 instead of an unhandled error.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
   });
 
   await new Promise<void>((resolvePromise, reject) => {
@@ -90,6 +90,37 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 }
 
+/** Why an upgrade is refused (a status line), or null to accept it. */
+export function checkUpgrade(req: Pick<IncomingMessage, 'url' | 'headers'>, token: string): string | null {
+  const url = parseRequestUrl(req.url);
+  if (!url) return '400 Bad Request';
+  if (!tokenMatches(url.searchParams.get('token'), token)) return '401 Unauthorized';
+  // A page on another origin must not drive the agents even if it learned the token. An origin
+  // that is not a URL (`null` from a sandboxed frame or file://, or garbage) is another origin.
+  const origin = req.headers.origin;
+  const hostHeader = req.headers.host;
+  if (origin !== undefined && originHost(origin) !== hostHeader) return '403 Forbidden';
+  if (url.pathname !== '/ws') return '404 Not Found';
+  return null;
+}
+
+function originHost(origin: string | string[]): string | null {
+  if (typeof origin !== 'string') return null;
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+function parseRequestUrl(raw: string | undefined): URL | null {
+  try {
+    return new URL(raw ?? '/', 'http://localhost');
+  } catch {
+    return null;
+  }
+}
+
 function tokenMatches(given: string | null, token: string): boolean {
   if (!given) return false;
   const a = Buffer.from(given);
@@ -99,11 +130,31 @@ function tokenMatches(given: string | null, token: string): boolean {
 
 function cookieToken(req: IncomingMessage): string | null {
   const match = /(?:^|;\s*)acp_token=([^;]+)/.exec(req.headers.cookie ?? '');
-  return match ? decodeURIComponent(match[1]) : null;
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    // Any page on 127.0.0.1 can plant a cookie: a malformed one is no token, not a crash.
+    return null;
+  }
 }
 
 function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string): void {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  try {
+    serveChecked(req, res, rendererDir, token);
+  } catch {
+    if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Bad request\n');
+  }
+}
+
+function badRequest(res: ServerResponse): void {
+  res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
+}
+
+function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string): void {
+  const url = parseRequestUrl(req.url);
+  if (!url) return badRequest(res);
   const fromQuery = url.searchParams.get('token');
   if (!tokenMatches(fromQuery, token) && !tokenMatches(cookieToken(req), token)) {
     res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
@@ -114,7 +165,13 @@ function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: strin
     res.writeHead(405).end();
     return;
   }
-  let pathname = decodeURIComponent(url.pathname);
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.pathname);
+  } catch {
+    return badRequest(res);
+  }
+  if (pathname.includes('\0')) return badRequest(res);
   if (pathname === '/') pathname = '/index.html';
   const file = normalize(join(rendererDir, pathname));
   if (!file.startsWith(rendererDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
@@ -132,7 +189,9 @@ function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: strin
   if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
   res.writeHead(200, headers);
   if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).pipe(res);
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }
 
 /** One window's connection: requests in, answers and events out. */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/agentConnection';
+import { applyUpdateQuirks } from '../agents/quirks';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
@@ -49,7 +50,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       }
       // History replayed by `session/load` is already in our log: keep the log as the truth.
       if (session.replaying) return;
-      session.record({ kind: 'acp.update', update });
+      for (const body of applyUpdateQuirks(agentId, session, update, (terminalId) => session.terminals.has(terminalId))) session.record(body);
     },
     onGarbage: (line) => {
       // Shown where someone is looking: a running turn, else a session still connecting.

@@ -4,7 +4,7 @@ import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
 import { isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
-import { EventLog } from '../store/eventLog';
+import { EventLog, saveNotice } from '../store/eventLog';
 import type { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
 import { PendingRequests } from './pendingRequests';
@@ -87,7 +87,8 @@ export class Session {
     private readonly host: SessionHost,
     initial?: SessionState,
   ) {
-    this.log = new EventLog(logFile);
+    // A full disk: the session says it is not being saved (and again when it is), and stays up.
+    this.log = new EventLog(logFile, (health) => this.record(saveNotice(health)));
     this.folded = initial ?? emptySession(id);
     this.seq = this.folded.lastSeq;
     this.acpSessionId = this.folded.acpSessionId;

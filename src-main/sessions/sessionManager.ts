@@ -6,7 +6,9 @@ import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ProtocolError } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
 import type { AgentManager } from '../agents/agentManager';
-import { readEventLog } from '../store/eventLog';
+import { logged, logWarn } from '../log/mainLog';
+import { pathInside } from '../store/dataPath';
+import { damageNotice, readEventLog } from '../store/eventLog';
 import { AcpRoutes } from './acpRoutes';
 import { createClientSide } from './clientHandlers';
 import { EventBatcher } from './eventBatcher';
@@ -90,7 +92,7 @@ export class SessionManager {
   }
 
   logFile(sessionId: string): string {
-    return join(this.options.dataDir, 'sessions', `${sessionId}.jsonl`);
+    return pathInside(join(this.options.dataDir, 'sessions'), `${sessionId}.jsonl`);
   }
 
   /** Flushes pending batches now (before quitting, in tests). */
@@ -147,7 +149,7 @@ export class SessionManager {
     const session = this.create(spec);
     beforeShown?.(session);
     this.options.opened?.(session.id);
-    void this.connect(session).catch(() => {});
+    void this.connect(session).catch(logged(`Connecting session ${session.id} to ${spec.agentId}`, 'warn'));
     return session;
   }
 
@@ -202,9 +204,8 @@ export class SessionManager {
     if (raced) return raced;
     const session = new Session(sessionId, folded.state.agentId, this.logFile(sessionId), this.host, folded.state);
     this.sessions.set(sessionId, session);
-    if (folded.skipped > 0) {
-      session.record({ kind: 'notice', level: 'warning', message: `${folded.skipped} damaged line(s) in this session's log were skipped (usually the last line written before a crash).` });
-    }
+    // Damage already reported in an earlier run is not reported again on every restart.
+    if (folded.unreported > 0) session.record(damageNotice(folded.unreported));
     settle(session, folded.state, folded.capabilities);
     session.fold();
     return session;
@@ -412,6 +413,6 @@ export class SessionManager {
   }
 
   private log(message: string): void {
-    console.warn(message);
+    logWarn(message);
   }
 }

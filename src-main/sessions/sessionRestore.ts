@@ -7,9 +7,9 @@ import { canReconnect, readonlyReason } from './sessionConnect';
 
 /**
  * Folds a session's log: its state, what its agent said it could do when it last connected
- * (issue 6: read-only restore), and how many damaged lines were skipped. Null for no session.
+ * (issue 6: read-only restore), and how many damaged lines no earlier run reported. Null for no session.
  */
-export async function foldLog(file: string): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; skipped: number } | null> {
+export async function foldLog(file: string): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; unreported: number } | null> {
   let state: SessionState | undefined;
   let capabilities: RawObject | null | undefined;
   const result = await readEventLog(file, (batch) => {
@@ -17,7 +17,7 @@ export async function foldLog(file: string): Promise<{ state: SessionState; capa
     for (const event of batch) if (event.kind === 'session.connected') capabilities = event.capabilities;
   });
   if (!state || !state.agentId) return null;
-  return { state, capabilities, skipped: result.skipped };
+  return { state, capabilities, unreported: result.unreported };
 }
 
 /**

@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readMainLog } from '../log/mainLog';
 import { disposer, makeCore } from '../testing/coreHarness';
 import { FakeAgent, fakeAgents } from '../testing/fakeAgent';
 
 const harnesses = disposer();
-afterEach(async () => {
-  vi.restoreAllMocks();
-  await harnesses.disposeAll();
-});
+afterEach(() => harnesses.disposeAll());
 
 const say = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
@@ -37,7 +35,6 @@ describe('session/update is routed by (agent connection, ACP session id)', () =>
   });
 
   it("an update from agent A naming agent B's session is dropped (and logged), never shown in B", async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { h, a } = twoAgents('sess-a', 'sess-b');
     const inA = await h.newSession('a');
     const inB = await h.newSession('b');
@@ -48,6 +45,6 @@ describe('session/update is routed by (agent connection, ACP session id)', () =>
     h.core.sessions.flush();
     expect(h.agentText(inB)).toBe('');
     expect(JSON.stringify(h.state(inB)?.entries ?? [])).not.toContain('written by A');
-    expect(warn.mock.calls.map((call) => call.join(' ')).join('\n')).toMatch(/Agent A.*sess-b/);
+    expect(readMainLog().lines.join('\n')).toMatch(/WARN Dropped a session\/update from Agent A for session sess-b/);
   });
 });

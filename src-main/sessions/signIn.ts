@@ -24,8 +24,13 @@ export function requireAuth(agents: AgentManager, session: Session, message?: st
   session.record({
     kind: 'auth.required',
     methods,
-    message: methods.length ? `${agentName} needs you to sign in.` : `${agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
+    message: methods.length ? `${agentName} needs you to sign in.${authReason(message)}` : `${agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
   });
+}
+
+/** The agent's own words when it says more than "authentication required" (a refused key, an expired login). */
+function authReason(message: string | undefined): string {
+  return message && !/^authentication required\.?$/i.test(message.trim()) ? ` It says: ${message}` : '';
 }
 
 /**

@@ -40,7 +40,18 @@ export class DraftsStore {
     if (text === this.get(sessionId)) return;
     if (text) this.drafts.set(sessionId, { text, updatedAt: Date.now() });
     else this.drafts.delete(sessionId);
-    this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+    this.schedule(this.delayMs);
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch {
+        // A full disk must not take the app down: the drafts stay in memory and are tried again.
+        this.schedule(Math.max(delayMs, 5000));
+      }
+    }, delayMs);
   }
 
   delete(sessionId: string): void {

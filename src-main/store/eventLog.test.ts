@@ -121,14 +121,14 @@ describe('EventLog', () => {
   });
 
   it('reads a missing log as empty', async () => {
-    expect(await readEventLog(join(tmpdir(), 'does-not-exist.jsonl'))).toEqual({ events: [], skipped: 0 });
+    expect(await readEventLog(join(tmpdir(), 'does-not-exist.jsonl'))).toEqual({ events: [], skipped: 0, unreported: 0 });
   });
 
   it('handles a log that is only a torn line', async () => {
     const file = tempLog();
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, '{"kind":"sess');
-    expect(await readEventLog(file)).toEqual({ events: [], skipped: 1 });
+    expect(await readEventLog(file)).toEqual({ events: [], skipped: 1, unreported: 1 });
   });
 });
 

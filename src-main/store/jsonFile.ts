@@ -1,12 +1,18 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** Writes a file atomically: a temporary file beside it, then a rename. */
 export function writeFileAtomic(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (error) {
+    // A full disk leaves a partial temporary file: remove it, the previous file stays as it was.
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** Reads JSON, or returns `fallback` when the file is missing or unreadable (with the reason). */

@@ -91,7 +91,13 @@ export class SessionCatalog {
   }
 
   private schedule(): void {
-    this.timer ??= setTimeout(() => this.flush(), this.delayMs);
+    this.timer ??= setTimeout(() => {
+      try {
+        this.flush();
+      } catch {
+        /* a cache (a full disk): rebuilt from the logs on the next start */
+      }
+    }, this.delayMs);
   }
 
   flush(): void {

@@ -2,7 +2,7 @@ import { spawn as spawnChild } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { OutputBuffer } from './outputBuffer';
-import { planSpawn } from '../agents/spawnCommand';
+import { planTerminalSpawn } from './shellCommand';
 
 type NodePty = typeof import('node-pty');
 
@@ -66,10 +66,11 @@ export class Terminal {
     };
     const env = { ...process.env, TERM: 'xterm-256color', ...spec.env } as Record<string, string>;
     const pty = loadPty();
+    const plan = planTerminalSpawn(spec.command, spec.args, process.platform);
     if (pty) {
-      const plan = planSpawn(spec.command, spec.args, process.platform);
       try {
-        const child = pty.spawn(plan.file, plan.args, {
+        // node-pty takes a verbatim Windows command line as one string.
+        const child = pty.spawn(plan.file, plan.windowsVerbatimArguments ? plan.args.join(' ') : plan.args, {
           name: 'xterm-256color',
           cwd: spec.cwd,
           env,
@@ -93,7 +94,6 @@ export class Terminal {
         return;
       }
     }
-    const plan = planSpawn(spec.command, spec.args, process.platform);
     const child = spawnChild(plan.file, plan.args, {
       cwd: spec.cwd,
       env,

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import type { SessionEvent, SessionEventKind } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../../src-shared/session/state';
-import { AppCore, type AppCoreOptions } from '../core/appCore';
+import type { AppCoreOptions } from '../core/appCore';
+import { createCore } from '../core/createCore';
 import { startAgentFor } from './inProcessAgent';
 
 export const FIXTURE_AGENT = resolve(import.meta.dirname, '../../e2e/fixtures/fixture-agent.mjs');
@@ -44,7 +45,7 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
     ),
   ];
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents, ...extra }, null, 2));
-  const core = new AppCore({
+  const core = createCore({
     dataDir,
     host: 'browser',
     defaultCwd: workspace,

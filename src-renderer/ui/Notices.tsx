@@ -1,11 +1,10 @@
-import { useAppStore } from '../store/appStore';
-import { EMPTY } from '../store/empty';
+import { EMPTY, useStore } from '../store';
 
 /** App-level notices (a malformed settings file, a restore problem) and the last failed request. */
 export function Notices() {
-  const notices = useAppStore((s) => s.app?.notices ?? EMPTY);
-  const toast = useAppStore((s) => s.toast);
-  const showToast = useAppStore((s) => s.showToast);
+  const notices = useStore((s) => s.app?.notices ?? EMPTY);
+  const toast = useStore((s) => s.toast);
+  const showToast = useStore((s) => s.showToast);
   if (!notices.length && !toast) return null;
   return (
     <div className="notices">

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import type { SessionEvent } from '../session/events';
 import type { AppState } from './appState';
 import { event, request } from './define';
+import { sessionIdSchema } from './ids';
 import { registryEvents, registryRequests } from './registryContract';
 import { historyRequests } from './historyContract';
+import { logRequests } from './logContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -33,28 +35,28 @@ export const requests = {
     'Start a session with an agent in a workspace folder (starts the agent if needed).',
   ),
   'session.events': request<{ events: SessionEvent[] }>()(
-    z.object({ sessionId: id, afterSeq: z.number().int().min(0) }).strict(),
+    z.object({ sessionId: sessionIdSchema, afterSeq: z.number().int().min(0) }).strict(),
     "The session's events after a sequence number (0: all), read from its log.",
   ),
   'session.prompt': request<{ queued: boolean }>()(
-    z.object({ sessionId: id, prompt: z.array(contentBlockSchema).min(1).max(200) }).strict(),
+    z.object({ sessionId: sessionIdSchema, prompt: z.array(contentBlockSchema).min(1).max(200) }).strict(),
     'Send a prompt; queued visibly when a turn is running.',
   ),
-  'session.cancel': request<{ ok: true }>()(z.object({ sessionId: id }).strict(), 'Cancel the running turn and every request it waits on.'),
-  'session.open': request<{ ok: true }>()(z.object({ sessionId: id }).strict(), 'Open a tab for a session and make it active.'),
-  'session.close': request<{ ok: true }>()(z.object({ sessionId: id }).strict(), "Close a session's tab (its log stays)."),
+  'session.cancel': request<{ ok: true }>()(z.object({ sessionId: sessionIdSchema }).strict(), 'Cancel the running turn and every request it waits on.'),
+  'session.open': request<{ ok: true }>()(z.object({ sessionId: sessionIdSchema }).strict(), 'Open a tab for a session and make it active.'),
+  'session.close': request<{ ok: true }>()(z.object({ sessionId: sessionIdSchema }).strict(), "Close a session's tab (its log stays)."),
   'tabs.set': request<{ ok: true }>()(
-    z.object({ open: z.array(id).max(500), active: id.nullable() }).strict(),
+    z.object({ open: z.array(sessionIdSchema).max(500), active: sessionIdSchema.nullable() }).strict(),
     'Reorder tabs or change the active one.',
   ),
   'permission.respond': request<{ ok: true }>()(
-    z.object({ sessionId: id, requestId: id, optionId: id.nullable() }).strict(),
+    z.object({ sessionId: sessionIdSchema, requestId: id, optionId: id.nullable() }).strict(),
     'Answer a permission request with one of its options (null cancels it).',
   ),
   'elicitation.respond': request<{ ok: true }>()(
     z
       .object({
-        sessionId: id,
+        sessionId: sessionIdSchema,
         requestId: id,
         action: z.enum(['accept', 'decline', 'cancel']),
         content: z.record(z.string(), z.unknown()).optional(),
@@ -63,16 +65,16 @@ export const requests = {
     'Answer an elicitation (form or URL) from the agent.',
   ),
   'config.set': request<{ ok: true }>()(
-    z.object({ sessionId: id, configId: id, value: z.union([z.string().max(1000), z.boolean()]) }).strict(),
+    z.object({ sessionId: sessionIdSchema, configId: id, value: z.union([z.string().max(1000), z.boolean()]) }).strict(),
     'Set a session config option (select or boolean).',
   ),
-  'mode.set': request<{ ok: true }>()(z.object({ sessionId: id, modeId: id }).strict(), 'Set the legacy session mode.'),
+  'mode.set': request<{ ok: true }>()(z.object({ sessionId: sessionIdSchema, modeId: id }).strict(), 'Set the legacy session mode.'),
   'terminal.input': request<{ ok: true }>()(
-    z.object({ sessionId: id, terminalId: id, data: z.string().max(65_536) }).strict(),
+    z.object({ sessionId: sessionIdSchema, terminalId: id, data: z.string().max(65_536) }).strict(),
     'Type into an interactive terminal (sign-in).',
   ),
   'terminal.resize': request<{ ok: true }>()(
-    z.object({ sessionId: id, terminalId: id, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(2).max(1000) }).strict(),
+    z.object({ sessionId: sessionIdSchema, terminalId: id, cols: z.number().int().min(2).max(1000), rows: z.number().int().min(2).max(1000) }).strict(),
     'Resize a terminal.',
   ),
   'agent.restart': request<{ ok: true }>()(z.object({ agentId: id }).strict(), 'Restart an agent process and reconnect its sessions.'),
@@ -80,7 +82,7 @@ export const requests = {
   'auth.start': request<{ ok: true; terminalId?: string }>()(
     z
       .object({
-        sessionId: id,
+        sessionId: sessionIdSchema,
         methodId: id,
         env: z.record(z.string().max(200), z.string().max(10_000)).optional(),
       })
@@ -96,11 +98,11 @@ export const requests = {
     'List a folder, for choosing a workspace.',
   ),
   'fs.readFile': request<{ path: string; text: string; truncated: boolean }>()(
-    z.object({ sessionId: id, path: path }).strict(),
+    z.object({ sessionId: sessionIdSchema, path: path }).strict(),
     "Read a file inside the session's workspace folders (for the read-only file view).",
   ),
   'fs.search': request<{ root: string; paths: string[] }>()(
-    z.object({ sessionId: id, query: z.string().max(500) }).strict(),
+    z.object({ sessionId: sessionIdSchema, query: z.string().max(500) }).strict(),
     "Files under the session's workspace folder whose path matches the query (the composer's @ picker; capped).",
   ),
   'permissions.remembered': request<{ items: { key: string; agentId: string; toolKind: string; optionKind: string }[] }>()(
@@ -121,6 +123,7 @@ export const requests = {
   ),
   ...registryRequests,
   ...historyRequests,
+  ...logRequests,
 } as const;
 
 export const events = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sessionIdSchema } from './ids';
 import { request } from './define';
 
 /**
@@ -72,17 +73,17 @@ export const historyRequests = {
     'Open a session only the agent knows: a local session bound to its id, loaded with `session/load`.',
   ),
   'history.rename': request<{ ok: true }>()(
-    z.object({ sessionId: id, title: z.string().trim().min(1).max(500) }).strict(),
+    z.object({ sessionId: sessionIdSchema, title: z.string().trim().min(1).max(500) }).strict(),
     "Rename a local session (the person's title wins over the agent's).",
   ),
   'history.delete': request<{ ok: true; agentDeleted: boolean }>()(
     z
-      .object({ sessionId: id.optional(), agentId: id.optional(), acpSessionId: id.optional(), alsoOnAgent: z.boolean().default(false) })
+      .object({ sessionId: sessionIdSchema.optional(), agentId: id.optional(), acpSessionId: id.optional(), alsoOnAgent: z.boolean().default(false) })
       .strict(),
     'Delete a local session (its log, tab, draft, index entries) and, when asked and advertised, on the agent with `session/delete`.',
   ),
   'history.fork': request<{ sessionId: string }>()(
-    z.object({ sessionId: id.optional(), agentId: id.optional(), acpSessionId: id.optional(), cwd: path.optional() }).strict(),
+    z.object({ sessionId: sessionIdSchema.optional(), agentId: id.optional(), acpSessionId: id.optional(), cwd: path.optional() }).strict(),
     'Fork a session with `session/fork` (when the agent advertises it) into a new tab that carries the transcript so far.',
   ),
   'search.query': request<{ hits: SearchHit[] }>()(
@@ -90,16 +91,16 @@ export const historyRequests = {
     "Full-text search over every session's messages.",
   ),
   'session.export': request<SessionExport>()(
-    z.object({ sessionId: id, format: z.enum(['markdown', 'jsonl']) }).strict(),
+    z.object({ sessionId: sessionIdSchema, format: z.enum(['markdown', 'jsonl']) }).strict(),
     'A session as readable Markdown, or its raw event log (for bug reports).',
   ),
   'session.continueNew': request<{ sessionId: string }>()(
-    z.object({ sessionId: id }).strict(),
+    z.object({ sessionId: sessionIdSchema }).strict(),
     'Start a new session with the same agent and folder, its composer pre-filled with a quote of the old one.',
   ),
-  'draft.get': request<{ text: string }>()(z.object({ sessionId: id }).strict(), "A session's unsent composer text."),
+  'draft.get': request<{ text: string }>()(z.object({ sessionId: sessionIdSchema }).strict(), "A session's unsent composer text."),
   'draft.set': request<{ ok: true }>()(
-    z.object({ sessionId: id, text: z.string().max(1_000_000) }).strict(),
+    z.object({ sessionId: sessionIdSchema, text: z.string().max(1_000_000) }).strict(),
     "Keep a session's unsent composer text (survives restarts and crashes; empty clears it).",
   ),
 } as const;

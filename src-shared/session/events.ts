@@ -1,3 +1,5 @@
+import type { NeutralEventBody } from './neutralEvents';
+
 /**
  * The events of one chat session. A session's state is `fold(reduceSession, events)`;
  * the same events are appended to its log on disk and streamed to the renderer.
@@ -67,6 +69,8 @@ export type SessionEventBody =
       models?: RawObject | null;
       capabilities?: RawObject | null;
       agentInfo?: RawObject | null;
+      /** The ACP protocol version negotiated for the connection (absent in older logs: 1). */
+      protocolVersion?: number;
     }
   /** A raw ACP `session/update` payload (the `update` object), unknown kinds included. */
   | { kind: 'acp.update'; update: RawObject }
@@ -81,6 +85,10 @@ export type SessionEventBody =
       requestId: string;
       toolCall: RawObject;
       options: PermissionOption[];
+      /** The prompt's title, explanation and subject, when the agent sends them (ACP v2). */
+      title?: string;
+      description?: string | null;
+      subject?: RawObject | null;
     }
   | {
       kind: 'permission.resolved';
@@ -132,6 +140,8 @@ export type SessionEventBody =
   | { kind: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   /** Marks that the session is shown read-only until the person starts a new one from it. */
   | { kind: 'session.readonly'; reason: string }
+  /** What ACP v1 cannot express (message upserts, tool patches, agent terminals, session state…). */
+  | NeutralEventBody
   /** An event kind this version does not know (read from a newer log): kept and shown raw. */
   | { kind: `_${string}`; [key: string]: unknown };
 

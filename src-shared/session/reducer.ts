@@ -1,4 +1,5 @@
 import type { ContentBlock, RawObject, SessionEvent } from './events';
+import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';
 import {
   emptySession,
   type PlanEntryItem,
@@ -76,7 +77,11 @@ function isObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Neutral event kinds (what ACP v1 cannot express) are folded in reduceNeutral.ts. */
+const NEUTRAL_HELPERS: NeutralHelpers = { settle: (state, to) => settleOpenToolCalls(state, to), recompute: (state) => recomputeStatus(state) };
+
 function applyEvent(state: SessionState, event: SessionEvent): void {
+  if (isNeutralEvent(event)) return applyNeutralEvent(state, event, NEUTRAL_HELPERS);
   switch (event.kind) {
     case 'session.created':
       state.agentId = event.agentId;
@@ -89,6 +94,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'session.connected':
       state.acpSessionId = event.acpSessionId;
+      if (event.protocolVersion !== undefined) state.protocolVersion = event.protocolVersion;
       if (state.status === 'starting' || state.status === 'exited' || state.status === 'error') state.status = 'idle';
       if (Array.isArray(event.configOptions)) state.configOptions = event.configOptions.filter(isObject);
       if (isObject(event.modes)) {
@@ -111,7 +117,8 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
     case 'turn.ended':
       settleOpenToolCalls(state, event.stopReason === 'cancelled' ? 'canceled' : 'completed');
       state.currentTurnId = null;
-      state.status = state.permissions.length || state.elicitations.length ? 'waiting' : event.error ? 'error' : 'idle';
+      // A sign-in asked for by the prompt is a step, not a failure: the session waits for the person.
+      state.status = state.permissions.length || state.elicitations.length || state.authMethods ? 'waiting' : event.error ? 'error' : 'idle';
       push(state, { kind: 'stop', id: entryId(state, event.seq), stopReason: event.stopReason, error: event.error, ...(event.usage ? { usage: event.usage } : {}) });
       return;
     case 'prompt.queued':
@@ -124,7 +131,13 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       const toolCallId = str(event.toolCall.toolCallId, `permission-${event.requestId}`);
       state.permissions = [
         ...state.permissions,
-        { requestId: event.requestId, toolCallId, toolCall: event.toolCall, options: event.options },
+        {
+          requestId: event.requestId,
+          toolCallId,
+          toolCall: event.toolCall,
+          options: event.options,
+          ...(event.title !== undefined ? { title: event.title, description: event.description ?? null, subject: event.subject ?? null } : {}),
+        },
       ];
       // Agents may ask about a tool call they never announced: show it from the request's fields.
       const index = state.toolIndex[toolCallId];

@@ -52,6 +52,11 @@ export interface ToolCallEntry {
   /** How its last permission request was answered (`reason: 'remembered'` for an automatic answer). */
   permissionOutcome?: { optionId: string | null; name?: string; kind?: string; reason?: string };
   meta?: unknown;
+  // Set only by agents that report them (ACP v2 `tool_call_update`; see neutralEvents.ts).
+  /** Programmatic tool name. */
+  name?: string;
+  /** Client-initiated controls the call supports now (`{ cancel: {} }`). */
+  capabilities?: RawObject;
 }
 export interface PlanEntryItem {
   content: string;
@@ -110,6 +115,12 @@ export interface PendingPermission {
   toolCallId: string;
   toolCall: RawObject;
   options: PermissionOption[];
+  // Set only by agents that send them (ACP v2 permission requests; see neutralEvents.ts).
+  /** The prompt's own title and explanation (not the tool call's). */
+  title?: string;
+  description?: string | null;
+  /** What is being approved: `{ type: "tool_call" | "command" | unknown, … }`, raw. */
+  subject?: RawObject | null;
 }
 export interface PendingElicitation {
   requestId: string;
@@ -126,6 +137,13 @@ export interface TerminalState {
   exited: boolean;
   released: boolean;
   interactive?: boolean;
+  // Agent-owned terminals (ACP v2 `terminal_update`; see neutralEvents.ts).
+  /** `agent`: the agent runs it and reports it; the app only shows it. */
+  owner?: 'agent';
+  /** The agent accepts a cancel for it now. */
+  cancellable?: boolean;
+  /** Bumped when the agent replaces the whole output (the view starts over). */
+  outputEpoch?: number;
 }
 export interface QueuedPrompt {
   queueId: string;
@@ -169,6 +187,15 @@ export interface SessionState {
    * end settles only from here (undefined: scan from 0).
    */
   openToolFrom?: number;
+  // Set only from neutral events (neutralEvents.ts); absent in v1 sessions.
+  /** The ACP protocol version of the connection (`session.connected`). */
+  protocolVersion?: number;
+  /** Work the agent runs outside the foreground turn, as last reported (undefined: not reported). */
+  background?: RawObject[];
+  /** Reducer bookkeeping: `${role}:${messageId}` → entry index, for message upserts. */
+  messageIndex?: Record<string, number>;
+  /** Reducer bookkeeping: planId → entry index. */
+  planIndex?: Record<string, number>;
 }
 
 /** The state before any event. */

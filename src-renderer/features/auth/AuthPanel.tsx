@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { AuthMethodInfo } from '../../../src-shared/session/events';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
+import { useStore } from '../../store';
+import { startSignIn } from './actions';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { TerminalView } from '../terminal/TerminalView';
 import './auth.css';
@@ -47,25 +47,36 @@ function httpLink(value: unknown): string | null {
  * this app does not know are listed with their raw JSON and cannot be started.
  */
 export function AuthPanel({ sessionId }: { sessionId: string }) {
-  const methods = useAppStore((s) => s.sessions[sessionId]?.authMethods ?? null);
-  const agentId = useAppStore((s) => s.sessions[sessionId]?.agentId);
-  const agentName = useAppStore((s) => s.sessions[sessionId]?.agentName || 'The agent');
-  const signIn = useAppStore((s) => s.app?.agents.find((a) => a.id === agentId)?.signIn);
-  const terminalId = useAppStore((s) => {
+  const methods = useStore((s) => s.sessions[sessionId]?.authMethods ?? null);
+  const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
+  const agentName = useStore((s) => s.sessions[sessionId]?.agentName || 'The agent');
+  const signIn = useStore((s) => s.app?.agents.find((a) => a.id === agentId)?.signIn);
+  const terminalId = useStore((s) => {
     const terminals = Object.values(s.sessions[sessionId]?.terminals ?? {}).filter((t) => t.interactive && !t.released);
     return terminals.at(-1)?.terminalId ?? null;
   });
   const [busy, setBusy] = useState<string | null>(null);
   const [openForm, setOpenForm] = useState<string | null>(null);
   const [shownTerminal, setShownTerminal] = useState<string | null>(null);
+  // The agent's reason for the last failed sign-in, shown here where the person is looking
+  // (a sign-in that failed and brought back the same panel looked like a silent loop).
+  const [failure, setFailure] = useState<string | null>(null);
   if (!methods) return null;
 
   const start = async (methodId: string, env?: Record<string, string>) => {
     setBusy(methodId);
-    const result = await run(bridge.request('auth.start', { sessionId, methodId, ...(env ? { env } : {}) }));
-    setBusy(null);
-    if (result?.terminalId) setShownTerminal(result.terminalId);
-    return result;
+    setFailure(null);
+    try {
+      const result = await startSignIn(sessionId, methodId, env);
+      if (result?.terminalId) setShownTerminal(result.terminalId);
+      return result;
+    } catch (error) {
+      const name = methods.find((m) => m.id === methodId)?.name ?? methodId;
+      setFailure(`Sign-in with “${name}” failed: ${(error as Error).message}`);
+      return undefined;
+    } finally {
+      setBusy(null);
+    }
   };
   const terminal = shownTerminal ?? terminalId;
 
@@ -76,6 +87,11 @@ export function AuthPanel({ sessionId }: { sessionId: string }) {
         <p className="muted">{agentName} asks you to sign in but offers no sign-in method. Check its documentation, then restart it.</p>
       ) : (
         <p className="muted small">{agentName} needs you to sign in before it can go on. What you were doing continues afterwards.</p>
+      )}
+      {failure && (
+        <p className="auth-failure" role="alert">
+          {failure}
+        </p>
       )}
       <ul className="auth-methods">
         {methods.map((method) => (

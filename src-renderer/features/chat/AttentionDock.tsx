@@ -1,6 +1,4 @@
-import { useAppStore } from '../../store/appStore';
-import { useFocusEntry } from '../../store/focusEntry';
-import { EMPTY } from '../../store/empty';
+import { EMPTY, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { ElicitationCard } from '../elicitation/ElicitationCard';
 
@@ -9,8 +7,8 @@ import { ElicitationCard } from '../elicitation/ElicitationCard';
  * pointer to each permission request (whose card sits on its tool call in the transcript).
  */
 export function AttentionDock({ sessionId }: { sessionId: string }) {
-  const elicitations = useAppStore((s) => s.sessions[sessionId]?.elicitations ?? EMPTY);
-  const permissions = useAppStore((s) => s.sessions[sessionId]?.permissions ?? EMPTY);
+  const elicitations = useStore((s) => s.sessions[sessionId]?.elicitations ?? EMPTY);
+  const permissions = useStore((s) => s.sessions[sessionId]?.permissions ?? EMPTY);
   if (!elicitations.length && !permissions.length) return null;
   return (
     <div className="attention-dock">
@@ -25,10 +23,10 @@ export function AttentionDock({ sessionId }: { sessionId: string }) {
             className="link-button"
             onClick={() => {
               // Bring the tool call into view (it may be scrolled out of the virtualized list), then focus its first option.
-              const state = useAppStore.getState().sessions[sessionId];
+              const state = useStore.getState().sessions[sessionId];
               const index = state?.toolIndex[p.toolCallId];
               const entry = index !== undefined ? state?.entries[index] : undefined;
-              if (entry) useFocusEntry.getState().setFocusEntry({ sessionId, entryId: entry.id });
+              if (entry) useStore.getState().setFocusEntry({ sessionId, entryId: entry.id });
               setTimeout(() => {
                 const row = entry && document.querySelector<HTMLElement>(`[data-entry-id="${CSS.escape(entry.id)}"]`);
                 row?.querySelector<HTMLButtonElement>('.permission-options button')?.focus();

@@ -1,8 +1,7 @@
 import { memo } from 'react';
 import type { ContentBlock } from '../../../src-shared/session/events';
 import type { FileWrittenEntry, PlanEntry, ThoughtEntry } from '../../../src-shared/session/state';
-import { useAppStore } from '../../store/appStore';
-import { useUiStore } from '../../store/uiStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { DiffBlock } from '../diff/DiffBlock';
@@ -12,8 +11,8 @@ import { Markdown } from './Markdown';
 
 /** One transcript row; selects only its own entry so a streamed chunk re-renders one row. */
 export const EntryView = memo(function EntryView({ sessionId, index }: { sessionId: string; index: number }) {
-  const entry = useAppStore((s) => s.sessions[sessionId]?.entries[index]);
-  const streaming = useAppStore((s) => {
+  const entry = useStore((s) => s.sessions[sessionId]?.entries[index]);
+  const streaming = useStore((s) => {
     const session = s.sessions[sessionId];
     return Boolean(session && session.currentTurnId && index === session.entries.length - 1);
   });
@@ -44,6 +43,14 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
     case 'plan':
       return <PlanSummary sessionId={sessionId} entry={entry} />;
     case 'stop':
+      // Sign-in needed: a normal step, shown in the neutral attention colour, not as an error.
+      if (entry.stopReason === 'auth_required')
+        return (
+          <div className="entry stop warning sign-in" role="status">
+            <Icon name="shield" />
+            <span>{stopLabel(entry.stopReason)}. What you sent goes to the agent again after you sign in.</span>
+          </div>
+        );
       return entry.error || !['end_turn', 'cancelled'].includes(entry.stopReason) ? (
         <div className={`entry stop${entry.error ? ' error' : ' warning'}`} role={entry.error ? 'alert' : 'status'}>
           <Icon name={entry.error ? 'x' : 'info'} />
@@ -74,11 +81,11 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
 });
 
 function Thought({ entry, streaming }: { entry: ThoughtEntry; streaming: boolean }) {
-  const open = useUiStore((s) => s.expanded[entry.id] ?? false);
+  const open = useStore((s) => s.expanded[entry.id] ?? false);
   const regionId = `thought-${entry.id}`;
   return (
     <section className={`entry thought${open ? ' open' : ''}`}>
-      <button type="button" className="disclosure" aria-expanded={open} aria-controls={regionId} onClick={() => useUiStore.getState().toggle(entry.id)}>
+      <button type="button" className="disclosure" aria-expanded={open} aria-controls={regionId} onClick={() => useStore.getState().toggle(entry.id)}>
         <Icon name={open ? 'chevronDown' : 'chevronRight'} />
         <Icon name="think" />
         {streaming ? 'Thinking…' : 'Thought'}
@@ -104,7 +111,7 @@ function PlanSummary({ sessionId, entry }: { sessionId: string; entry: PlanEntry
           {done} of {total} done
         </span>
         <progress max={total || 1} value={done} aria-label="Plan progress" />
-        <button type="button" className="link-button" onClick={() => useUiStore.getState().patchSession(sessionId, { panelTab: 'plan', panelOpen: true })}>
+        <button type="button" className="link-button" onClick={() => useStore.getState().patchSessionUi(sessionId, { panelTab: 'plan', panelOpen: true })}>
           Show plan
         </button>
       </div>
@@ -119,7 +126,7 @@ function PlanSummary({ sessionId, entry }: { sessionId: string; entry: PlanEntry
 
 function FileWritten({ sessionId, entry }: { sessionId: string; entry: FileWrittenEntry }) {
   const key = `${entry.id}:diff`;
-  const open = useUiStore((s) => s.expanded[key] ?? false);
+  const open = useStore((s) => s.expanded[key] ?? false);
   return (
     <section className="entry file-written" aria-label={`Wrote ${entry.path}`}>
       <div className="file-written-head">
@@ -127,10 +134,10 @@ function FileWritten({ sessionId, entry }: { sessionId: string; entry: FileWritt
         <span>
           {entry.oldText === null ? 'Created' : 'Wrote'} <code>{entry.path}</code>
         </span>
-        <button type="button" className="link-button" aria-expanded={open} onClick={() => useUiStore.getState().toggle(key)}>
+        <button type="button" className="link-button" aria-expanded={open} onClick={() => useStore.getState().toggle(key)}>
           {open ? 'Hide diff' : 'Show diff'}
         </button>
-        <button type="button" className="link-button" onClick={() => useUiStore.getState().openFile(sessionId, entry.path, null)}>
+        <button type="button" className="link-button" onClick={() => useStore.getState().openFile(sessionId, entry.path, null)}>
           Open
         </button>
       </div>
@@ -147,7 +154,7 @@ const STOP_LABELS: Record<string, string> = {
   refusal: 'The agent refused',
   error: 'Failed',
   interrupted: 'Interrupted',
-  auth_required: 'Sign-in required',
+  auth_required: 'Sign in to continue',
 };
 
 export function stopLabel(reason: string): string {

@@ -1,20 +1,19 @@
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
-import { useUiStore } from '../../store/uiStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { statusLabel } from '../../ui/StatusDot';
 import { UsageMeter } from '../info/UsageMeter';
 import { ExportMenu } from '../history';
+import { restartAgent } from './actions';
 
 export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId: string; panelTabs: number; panelShown: boolean }) {
-  const title = useAppStore((s) => s.sessions[sessionId]?.title);
-  const agentName = useAppStore((s) => s.sessions[sessionId]?.agentName);
-  const agentId = useAppStore((s) => s.sessions[sessionId]?.agentId);
-  const cwd = useAppStore((s) => s.sessions[sessionId]?.cwd);
-  const status = useAppStore((s) => s.sessions[sessionId]?.status);
+  const title = useStore((s) => s.sessions[sessionId]?.title);
+  const agentName = useStore((s) => s.sessions[sessionId]?.agentName);
+  const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
+  const cwd = useStore((s) => s.sessions[sessionId]?.cwd);
+  const status = useStore((s) => s.sessions[sessionId]?.status);
   // A session whose agent failed to start (error before any ACP session) needs the same way
   // out as a crashed one: without it, fixing settings.json left no way to try again.
-  const neverConnected = useAppStore((s) => !s.sessions[sessionId]?.acpSessionId);
+  const neverConnected = useStore((s) => !s.sessions[sessionId]?.acpSessionId);
   const canRestart = status === 'exited' || (status === 'error' && neverConnected);
   return (
     <header className="session-header">
@@ -35,12 +34,12 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
       <div className="session-actions">
         <UsageMeter sessionId={sessionId} />
         {canRestart && agentId && (
-          <button type="button" onClick={() => void run(bridge.request('agent.restart', { agentId }))}>
+          <button type="button" onClick={() => restartAgent(agentId)}>
             <Icon name="retry" /> {status === 'exited' ? 'Restart agent' : 'Retry starting the agent'}
           </button>
         )}
         <ExportMenu sessionId={sessionId} />
-        <button type="button" className="icon-button" aria-label="Session info" title="Agent and session info" onClick={() => useUiStore.setState({ infoOpen: true })}>
+        <button type="button" className="icon-button" aria-label="Session info" title="Agent and session info" onClick={() => useStore.setState({ infoOpen: true })}>
           <Icon name="info" />
         </button>
         {panelTabs > 0 && (
@@ -50,7 +49,7 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
             aria-label={panelShown ? 'Hide side panel' : 'Show side panel'}
             aria-pressed={panelShown}
             title={panelShown ? 'Hide side panel' : 'Show side panel'}
-            onClick={() => useUiStore.getState().patchSession(sessionId, { panelOpen: !panelShown })}
+            onClick={() => useStore.getState().patchSessionUi(sessionId, { panelOpen: !panelShown })}
           >
             <Icon name="panel" />
           </button>

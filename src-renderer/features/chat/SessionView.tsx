@@ -1,6 +1,5 @@
-import { useAppStore } from '../../store/appStore';
+import { useSessionUi, useStore } from '../../store';
 import { AuthPanel } from '../auth/AuthPanel';
-import { useSessionUi } from '../../store/uiStore';
 import { Composer } from '../composer/Composer';
 import { ConfigBar } from '../config/ConfigBar';
 import { SessionInfoDialog } from '../info/SessionInfoDialog';
@@ -11,7 +10,7 @@ import { Transcript } from './Transcript';
 
 /** One session: header, transcript, what waits for the person, options, composer; the side panel. */
 export function SessionView({ sessionId }: { sessionId: string }) {
-  const loaded = useAppStore((s) => Boolean(s.sessions[sessionId]));
+  const loaded = useStore((s) => Boolean(s.sessions[sessionId]));
   const tabs = usePanelTabs(sessionId);
   const panelOpen = useSessionUi(sessionId, (ui) => ui.panelOpen);
   const showPanel = tabs.length > 0 && panelOpen !== false;

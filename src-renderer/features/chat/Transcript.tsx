@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
-import { useAppStore } from '../../store/appStore';
-import { EMPTY } from '../../store/empty';
-import { useUiStore } from '../../store/uiStore';
-import { useFocusEntry } from '../../store/focusEntry';
+import { EMPTY, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
 
@@ -31,10 +28,10 @@ function estimate(entry: TranscriptEntry | undefined): number {
  * shows "Jump to latest". The scroll position is kept per session across tab switches.
  */
 export function Transcript({ sessionId }: { sessionId: string }) {
-  const entries = useAppStore((s) => s.sessions[sessionId]?.entries ?? (EMPTY as unknown as TranscriptEntry[]));
+  const entries = useStore((s) => s.sessions[sessionId]?.entries ?? (EMPTY as unknown as TranscriptEntry[]));
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
-  const saved = useRef(useUiStore.getState().session(sessionId).scroll);
+  const saved = useRef(useStore.getState().uiOf(sessionId).scroll);
   const followingRef = useRef(saved.current?.following ?? true);
   const [following, setFollowingState] = useState(followingRef.current);
   const [viewport, setViewport] = useState({ top: saved.current?.top ?? 0, height: 800 });
@@ -114,7 +111,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     else element.scrollTop = saved.current?.top ?? 0;
     lastTop.current = element.scrollTop;
     return () => {
-      useUiStore.getState().patchSession(sessionId, { scroll: { top: element.scrollTop, following: followingRef.current } });
+      useStore.getState().patchSessionUi(sessionId, { scroll: { top: element.scrollTop, following: followingRef.current } });
     };
   }, [sessionId, scrollToBottom]);
 
@@ -125,12 +122,12 @@ export function Transcript({ sessionId }: { sessionId: string }) {
 
   // A search result asked for an entry (history, issue 6): scroll to its offset so the
   // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.
-  const focus = useFocusEntry((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
+  const focus = useStore((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
   const focusIndex = focus ? entries.findIndex((entry) => entry.id === focus) : -1;
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!focus || focusIndex === -1 || !element) return;
-    useFocusEntry.getState().setFocusEntry(null);
+    useStore.getState().setFocusEntry(null);
     setFollowing(false);
     element.scrollTop = Math.max(0, offsets[focusIndex] - element.clientHeight / 3);
     lastTop.current = element.scrollTop;

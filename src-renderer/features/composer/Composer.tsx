@@ -1,12 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
-import { bridge } from '../../bridge';
-import { askNotificationPermission } from '../../store/attention';
-import { run, useAppStore } from '../../store/appStore';
-import { EMPTY } from '../../store/empty';
+import { askNotificationPermission } from '../sessions/attention';
+import { EMPTY, useSessionUi, useStore, type Attachment } from '../../store';
 import { ContinueNewButton, usePersistedDraft } from '../history';
-import { useSessionUi, useUiStore, type Attachment } from '../../store/uiStore';
 import { Icon } from '../../ui/Icon';
+import { cancelTurn, searchFiles, sendPrompt } from './actions';
 
 type Suggestion = { id: string; label: string; detail?: string; hint?: string; value: string };
 type Menu = { kind: 'command' | 'file'; start: number; query: string; items: Suggestion[]; active: number };
@@ -22,12 +20,12 @@ const MAX_IMAGE_BYTES = 8 * 1024 * 1024;
 export function Composer({ sessionId }: { sessionId: string }) {
   const text = useSessionUi(sessionId, (ui) => ui.draft);
   const attachments = useSessionUi(sessionId, (ui) => ui.attachments);
-  const running = useAppStore((s) => Boolean(s.sessions[sessionId]?.currentTurnId));
-  const readonlyReason = useAppStore((s) => s.sessions[sessionId]?.readonlyReason ?? null);
-  const queue = useAppStore((s) => s.sessions[sessionId]?.queue ?? EMPTY);
-  const commands = useAppStore((s) => s.sessions[sessionId]?.commands ?? (EMPTY as unknown as RawObject[]));
-  const agentId = useAppStore((s) => s.sessions[sessionId]?.agentId);
-  const acceptsImages = useAppStore((s) => {
+  const running = useStore((s) => Boolean(s.sessions[sessionId]?.currentTurnId));
+  const readonlyReason = useStore((s) => s.sessions[sessionId]?.readonlyReason ?? null);
+  const queue = useStore((s) => s.sessions[sessionId]?.queue ?? EMPTY);
+  const commands = useStore((s) => s.sessions[sessionId]?.commands ?? (EMPTY as unknown as RawObject[]));
+  const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
+  const acceptsImages = useStore((s) => {
     const agent = s.app?.agents.find((a) => a.id === agentId);
     const prompt = (agent?.capabilities as { promptCapabilities?: { image?: boolean } } | null | undefined)?.promptCapabilities;
     return prompt?.image === true;
@@ -38,7 +36,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const listId = useId();
   const search = useRef(0);
-  const patch = (p: { draft?: string; attachments?: Attachment[] }) => useUiStore.getState().patchSession(sessionId, p);
+  const patch = (p: { draft?: string; attachments?: Attachment[] }) => useStore.getState().patchSessionUi(sessionId, p);
   const setText = (draft: string) => patch({ draft });
   // Unsent text survives restarts and crashes (history, issue 6).
   usePersistedDraft(sessionId, text, setText);
@@ -64,10 +62,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
     for (const attachment of attachments) blocks.push(attachment.block);
     patch({ draft: '', attachments: [] });
     setMenu(null);
-    const result = await run(bridge.request('session.prompt', { sessionId, prompt: blocks }));
+    const result = await sendPrompt(sessionId, blocks);
     if (!result) patch({ draft: prompt, attachments });
   };
-  const stop = () => void run(bridge.request('session.cancel', { sessionId }));
+  const stop = () => cancelTurn(sessionId);
 
   const updateMenu = (value: string, caret: number) => {
     const before = value.slice(0, caret);
@@ -92,8 +90,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
       const query = at[2];
       const ticket = ++search.current;
       setMenu((m) => (m?.kind === 'file' ? { ...m, start, query } : { kind: 'file', start, query, items: [], active: 0 }));
-      void bridge
-        .request('fs.search', { sessionId, query })
+      void searchFiles(sessionId, query)
         .then(({ root, paths }) => {
           if (ticket !== search.current) return;
           const items = paths.map((path) => ({ id: `file-${path}`, label: relativeTo(root, path), value: path }));
@@ -145,7 +142,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
     }
     if (added.length) {
       setNote(null);
-      patch({ attachments: [...useUiStore.getState().session(sessionId).attachments, ...added] });
+      patch({ attachments: [...useStore.getState().uiOf(sessionId).attachments, ...added] });
     }
     return true;
   };

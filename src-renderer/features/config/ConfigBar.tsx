@@ -1,9 +1,8 @@
 import { useId, useState } from 'react';
 import type { RawObject } from '../../../src-shared/session/events';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
-import { EMPTY } from '../../store/empty';
+import { EMPTY, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { setConfigOption, setMode } from './actions';
 
 const CATEGORY_ORDER = ['mode', 'model', 'model_config', 'thought_level'];
 
@@ -36,10 +35,10 @@ interface SelectGroup {
  * options. The agent's own changes arrive as the same events, so they show at once.
  */
 export function ConfigBar({ sessionId }: { sessionId: string }) {
-  const options = useAppStore((s) => s.sessions[sessionId]?.configOptions ?? (EMPTY as unknown as RawObject[]));
-  const modes = useAppStore((s) => s.sessions[sessionId]?.modes ?? null);
-  const connected = useAppStore((s) => Boolean(s.sessions[sessionId]?.acpSessionId));
-  const agentName = useAppStore((s) => s.sessions[sessionId]?.agentName ?? 'The agent');
+  const options = useStore((s) => s.sessions[sessionId]?.configOptions ?? (EMPTY as unknown as RawObject[]));
+  const modes = useStore((s) => s.sessions[sessionId]?.modes ?? null);
+  const connected = useStore((s) => Boolean(s.sessions[sessionId]?.acpSessionId));
+  const agentName = useStore((s) => s.sessions[sessionId]?.agentName ?? 'The agent');
   const ordered = orderConfigOptions(options);
   const shown = ordered.filter((o) => o.type === 'select' || o.type === 'boolean');
   const unsupported = ordered.filter((o) => o.type !== 'select' && o.type !== 'boolean');
@@ -87,7 +86,7 @@ function SelectOption({ sessionId, option }: { sessionId: string; option: RawObj
       <select
         id={id}
         value={current}
-        onChange={(event) => void run(bridge.request('config.set', { sessionId, configId: String(option.id), value: event.target.value }))}
+        onChange={(event) => setConfigOption(sessionId, String(option.id), event.target.value)}
       >
         {!known && <option value={current}>{current || '—'}</option>}
         {values.map((v) =>
@@ -119,7 +118,7 @@ function BooleanOption({ sessionId, option }: { sessionId: string; option: RawOb
         role="switch"
         checked={checked}
         aria-checked={checked}
-        onChange={(event) => void run(bridge.request('config.set', { sessionId, configId: String(option.id), value: event.target.checked }))}
+        onChange={(event) => setConfigOption(sessionId, String(option.id), event.target.checked)}
       />
       <span className="switch-track" aria-hidden="true" />
       <span className="config-label">{String(option.name ?? option.id)}</span>
@@ -134,7 +133,7 @@ function ModeSelect({ sessionId, modes }: { sessionId: string; modes: { currentM
       <label className="config-label" htmlFor={id}>
         Mode
       </label>
-      <select id={id} value={modes.currentModeId ?? ''} onChange={(event) => void run(bridge.request('mode.set', { sessionId, modeId: event.target.value }))}>
+      <select id={id} value={modes.currentModeId ?? ''} onChange={(event) => setMode(sessionId, event.target.value)}>
         {modes.availableModes.map((mode) => (
           <option key={String(mode.id)} value={String(mode.id)} title={typeof mode.description === 'string' ? mode.description : undefined}>
             {String(mode.name ?? mode.id)}

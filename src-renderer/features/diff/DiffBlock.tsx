@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useUiStore } from '../../store/uiStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { languageFor, loadMonaco } from './monaco';
 
@@ -26,7 +26,7 @@ export interface DiffBlockProps {
  * a small change stays short, and Monaco renders only the visible lines of a large one.
  */
 export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: DiffBlockProps) {
-  const layout = useUiStore((s) => s.diffLayout);
+  const layout = useStore((s) => s.diffLayout);
   const host = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState(Boolean(eager));
   const [height, setHeight] = useState(() => Math.min(MAX_HEIGHT, Math.max(3, lineCount(newText), lineCount(oldText ?? '')) * LINE_HEIGHT + 8));
@@ -95,7 +95,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
           readOnly: true,
           originalEditable: false,
           automaticLayout: true,
-          renderSideBySide: !oneSided && useUiStore.getState().diffLayout === 'side-by-side',
+          renderSideBySide: !oneSided && useStore.getState().diffLayout === 'side-by-side',
           useInlineViewWhenSpaceIsLimited: false,
           minimap: { enabled: false },
           scrollBeyondLastLine: false,
@@ -166,7 +166,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
           type="button"
           className="link-button"
           aria-pressed={layout === 'inline'}
-          onClick={() => useUiStore.setState({ diffLayout: layout === 'inline' ? 'side-by-side' : 'inline' })}
+          onClick={() => useStore.setState({ diffLayout: layout === 'inline' ? 'side-by-side' : 'inline' })}
         >
           {layout === 'inline' ? 'Side by side' : 'Inline'}
         </button>}

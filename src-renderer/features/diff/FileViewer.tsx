@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { bridge } from '../../bridge';
+import { readWorkspaceFile } from './actions';
 import { languageFor, loadMonaco } from './monaco';
 
 /** A read-only Monaco view of a workspace file, scrolled to and highlighting a line. */
@@ -13,7 +13,7 @@ export function FileViewer({ sessionId, path, line }: { sessionId: string; path:
     const cleanup: (() => void)[] = [];
     setError(null);
     setInfo('Loading…');
-    Promise.all([bridge.request('fs.readFile', { sessionId, path }), loadMonaco()])
+    Promise.all([readWorkspaceFile(sessionId, path), loadMonaco()])
       .then(([file, monaco]) => {
         if (disposed || !host.current) return;
         const model = monaco.editor.createModel(file.text, languageFor(monaco, path));

@@ -1,10 +1,9 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { PendingElicitation } from '../../../src-shared/session/state';
-import { bridge } from '../../bridge';
-import { run } from '../../store/appStore';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
-import { initialValue, parseSchema, toContent, validate, type Field, type Value } from './schema';
+import { formProblems, initialValue, parseSchema, toContent, type Field, type Value } from '../../../src-shared/acp/elicitation';
+import { answerElicitation } from './actions';
 
 type Action = 'accept' | 'decline' | 'cancel';
 
@@ -15,7 +14,7 @@ export function ElicitationCard({ sessionId, elicitation }: { sessionId: string;
   const message = typeof request.message === 'string' ? request.message : 'The agent has a question.';
   const headingId = useId();
   const respond = (action: Action, content?: Record<string, unknown>) =>
-    void run(bridge.request('elicitation.respond', { sessionId, requestId: elicitation.requestId, action, ...(content ? { content } : {}) }));
+    answerElicitation(sessionId, elicitation.requestId, action, content);
 
   return (
     <section className="elicitation" aria-labelledby={headingId}>
@@ -57,14 +56,7 @@ function ElicitationForm({ requestId, schema, onRespond }: { requestId: string; 
     form.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
   }, [requestId]);
 
-  const check = (next: Record<string, Value>) => {
-    const found: Record<string, string> = {};
-    for (const field of fields) {
-      const problem = validate(field, next[field.key]);
-      if (problem) found[field.key] = problem;
-    }
-    return found;
-  };
+  const check = (next: Record<string, Value>) => formProblems(fields, next);
   const set = (key: string, value: Value) => {
     const next = { ...values, [key]: value };
     setValues(next);

@@ -1,10 +1,9 @@
-import { bridge } from '../../bridge';
-import { run } from '../../store/appStore';
+import { continueInNewSession } from './actions';
 
 /** "Start a new session from here": shown with a read-only transcript (issue 6). */
 export function ContinueNewButton({ sessionId }: { sessionId: string }) {
   return (
-    <button type="button" className="primary" onClick={() => void run(bridge.request('session.continueNew', { sessionId }))}>
+    <button type="button" className="primary" onClick={() => continueInNewSession(sessionId)}>
       Start a new session from here
     </button>
   );

@@ -1,15 +1,13 @@
 import { useRef } from 'react';
-import { bridge } from '../../bridge';
-import { run } from '../../store/appStore';
-import { downloadText } from './download';
+import { run } from '../../store';
+import { exportSession } from './actions';
 
 /** "Export" in a session's header: the transcript as Markdown, or the raw event log (for bug reports). */
 export function ExportMenu({ sessionId }: { sessionId: string }) {
   const menu = useRef<HTMLDetailsElement>(null);
   const exportAs = async (format: 'markdown' | 'jsonl') => {
     if (menu.current) menu.current.open = false;
-    const file = await run(bridge.request('session.export', { sessionId, format }));
-    if (file) downloadText(file.filename, file.mimeType, file.text);
+    await run(exportSession(sessionId, format));
   };
   return (
     <details ref={menu} className="export-menu">

@@ -2,12 +2,9 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AgentSummary } from '../../../src-shared/ipc/appState';
 import type { HistoryItem, SearchHit } from '../../../src-shared/ipc/historyContract';
 import { historyKey, mergeHistory } from '../../../src-shared/history/merge';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
-import { EMPTY } from '../../store/empty';
-import { useFocusEntry } from '../../store/focusEntry';
-import { useUiStore } from '../../store/uiStore';
-import { downloadText } from './download';
+import { EMPTY, run, useStore } from '../../store';
+import { showSession } from '../sessions/actions';
+import { deleteSession, exportSession, forkSession, listAgentSessions, listHistory, openAgentSession, renameSession, searchSessions } from './actions';
 import './history.css';
 
 type Capability = 'list' | 'delete' | 'fork';
@@ -32,8 +29,8 @@ interface AgentPages {
  * delete, fork, export; and full-text search across all of them.
  */
 export function HistoryView() {
-  const agents = useAppStore((s) => s.app?.agents ?? EMPTY);
-  const defaultCwd = useAppStore((s) => s.app?.defaultCwd ?? '');
+  const agents = useStore((s) => s.app?.agents ?? EMPTY);
+  const defaultCwd = useStore((s) => s.app?.defaultCwd ?? '');
   const [local, setLocal] = useState<HistoryItem[] | null>(null);
   const [workspace, setWorkspace] = useState('');
   const [pages, setPages] = useState<Record<string, AgentPages>>({});
@@ -41,12 +38,12 @@ export function HistoryView() {
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [searching, setSearching] = useState(false);
   // Refetch when sessions come, go, get renamed or change tabs (not on every streamed batch).
-  const changes = useAppStore((s) =>
+  const changes = useStore((s) =>
     `${(s.app?.sessions ?? []).map((x) => `${x.sessionId}\u0000${x.title ?? ''}\u0000${x.readonly}`).join('\u0001')}|${s.app?.tabs.open.join(',') ?? ''}`,
   );
 
   const refresh = useCallback(async () => {
-    const result = await run(bridge.request('history.list', {}));
+    const result = await run(listHistory());
     if (result) setLocal(result.items);
   }, []);
   useEffect(() => {
@@ -63,7 +60,7 @@ export function HistoryView() {
     async (agentId: string, cursor?: string) => {
       setPages((p) => ({ ...p, [agentId]: { items: p[agentId]?.items ?? [], nextCursor: p[agentId]?.nextCursor ?? null, loading: true, error: null } }));
       try {
-        const result = await bridge.request('history.agentSessions', { agentId, ...(workspace ? { cwd: workspace } : {}), ...(cursor ? { cursor } : {}) });
+        const result = await listAgentSessions(agentId, workspace, cursor);
         setPages((p) => ({
           ...p,
           [agentId]: { items: [...(cursor ? (p[agentId]?.items ?? []) : []), ...result.items], nextCursor: result.nextCursor, loading: false, error: null },
@@ -91,7 +88,7 @@ export function HistoryView() {
     }
     setSearching(true);
     const timer = setTimeout(async () => {
-      const result = await run(bridge.request('search.query', { text, limit: 100 }));
+      const result = await run(searchSessions(text));
       setHits(result?.hits ?? []);
       setSearching(false);
     }, 200);
@@ -178,11 +175,6 @@ function formatTime(ms: number): string {
   return sameDay ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** Opens a local session (or activates its tab) and returns to the session view. */
-function showSession(sessionId: string): void {
-  useUiStore.getState().showSession(sessionId);
-}
-
 function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: AgentSummary | undefined; onChanged: () => Promise<void> }) {
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(item.title ?? '');
@@ -206,16 +198,10 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
   const open = () =>
     item.sessionId
       ? showSession(item.sessionId)
-      : void act(async () => {
-          const result = await bridge.request('history.openAgentSession', { agentId: item.agentId, acpSessionId: item.acpSessionId!, cwd: item.cwd, title: item.title });
-          showSession(result.sessionId);
-        });
+      : void act(() => openAgentSession(item));
 
   const exportAs = (format: 'markdown' | 'jsonl') =>
-    void act(async () => {
-      const file = await bridge.request('session.export', { sessionId: item.sessionId!, format });
-      downloadText(file.filename, file.mimeType, file.text);
-    });
+    void act(() => exportSession(item.sessionId!, format));
 
   return (
     <li className="history-row" aria-label={label}>
@@ -227,7 +213,7 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
               event.preventDefault();
               if (!title.trim()) return;
               setRenaming(false);
-              void act(() => bridge.request('history.rename', { sessionId: item.sessionId!, title: title.trim() }));
+              void act(() => renameSession(item.sessionId!, title.trim()));
             }}
           >
             <input aria-label="New title" value={title} autoFocus onChange={(event) => setTitle(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)} />
@@ -264,9 +250,7 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
             className="danger"
             onClick={() => {
               setConfirming(false);
-              void act(() =>
-                bridge.request('history.delete', item.sessionId ? { sessionId: item.sessionId, alsoOnAgent } : { agentId: item.agentId, acpSessionId: item.acpSessionId!, alsoOnAgent: true }),
-              );
+              void act(() => deleteSession(item, alsoOnAgent));
             }}
           >
             Delete
@@ -290,13 +274,7 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
               type="button"
               disabled={busy}
               onClick={() =>
-                void act(async () => {
-                  const result = await bridge.request(
-                    'history.fork',
-                    item.sessionId ? { sessionId: item.sessionId } : { agentId: item.agentId, acpSessionId: item.acpSessionId!, cwd: item.cwd },
-                  );
-                  showSession(result.sessionId);
-                })
+                void act(() => forkSession(item))
               }
             >
               Fork
@@ -345,7 +323,7 @@ function SearchResults({ hits, searching, query }: { hits: SearchHit[]; searchin
             type="button"
             className="search-hit"
             onClick={() => {
-              useFocusEntry.getState().setFocusEntry({ sessionId: hit.sessionId, entryId: hit.entryId });
+              useStore.getState().setFocusEntry({ sessionId: hit.sessionId, entryId: hit.entryId });
               showSession(hit.sessionId);
             }}
           >

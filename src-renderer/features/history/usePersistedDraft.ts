@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { bridge } from '../../bridge';
+import { loadDraft, saveDraft } from './actions';
 
 const SAVE_DELAY_MS = 300;
 
@@ -13,14 +13,14 @@ export function usePersistedDraft(sessionId: string, text: string, setText: (tex
   const latest = useRef(text);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   const saved = useRef<string | null>(null);
+  const flush = useRef<(() => void) | null>(null);
   latest.current = text;
 
   useEffect(() => {
     loaded.current = false;
     saved.current = null;
     let live = true;
-    void bridge
-      .request('draft.get', { sessionId })
+    void loadDraft(sessionId)
       .then(({ text: draft }) => {
         if (!live) return;
         saved.current = draft;
@@ -36,13 +36,13 @@ export function usePersistedDraft(sessionId: string, text: string, setText: (tex
       pending.current = null;
       if (!loaded.current || latest.current === saved.current) return;
       saved.current = latest.current;
-      void bridge.request('draft.set', { sessionId, text: latest.current }).catch(() => {});
+      void saveDraft(sessionId, latest.current).catch(() => {});
     };
-    flushers.set(sessionId, save);
+    flush.current = save;
     return () => {
       live = false;
       save();
-      flushers.delete(sessionId);
+      flush.current = null;
     };
     // Only the session matters: setText is a state setter, stable across renders.
   }, [sessionId]);
@@ -50,8 +50,6 @@ export function usePersistedDraft(sessionId: string, text: string, setText: (tex
   useEffect(() => {
     if (!loaded.current || text === saved.current) return;
     if (pending.current) clearTimeout(pending.current);
-    pending.current = setTimeout(() => flushers.get(sessionId)?.(), text ? SAVE_DELAY_MS : 0);
+    pending.current = setTimeout(() => flush.current?.(), text ? SAVE_DELAY_MS : 0);
   }, [sessionId, text]);
 }
-
-const flushers = new Map<string, () => void>();

@@ -1,26 +1,25 @@
 import { useEffect, useRef, useState } from 'react';
 import type { RawObject } from '../../../src-shared/session/events';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
-import { useUiStore } from '../../store/uiStore';
+import { useStore } from '../../store';
 import { formatCost, formatTokens } from './UsageMeter';
+import { readAgentStderr, signOutOfAgent } from './actions';
 
 /** Agent and session info: name, version, capabilities, stderr log, usage, ids. */
 export function SessionInfoDialog({ sessionId }: { sessionId: string }) {
-  const open = useUiStore((s) => s.infoOpen);
+  const open = useStore((s) => s.infoOpen);
   if (!open) return null;
-  return <InfoDialog sessionId={sessionId} onClose={() => useUiStore.setState({ infoOpen: false })} />;
+  return <InfoDialog sessionId={sessionId} onClose={() => useStore.setState({ infoOpen: false })} />;
 }
 
 function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const session = useAppStore((s) => s.sessions[sessionId]);
-  const agent = useAppStore((s) => s.app?.agents.find((a) => a.id === s.sessions[sessionId]?.agentId));
+  const session = useStore((s) => s.sessions[sessionId]);
+  const agent = useStore((s) => s.app?.agents.find((a) => a.id === s.sessions[sessionId]?.agentId));
   const [stderr, setStderr] = useState<string[] | null>(null);
 
   const loadStderr = async () => {
     if (!session?.agentId) return;
-    const result = await run(bridge.request('agent.stderr', { agentId: session.agentId }));
+    const result = await readAgentStderr(session.agentId);
     setStderr(result?.lines ?? []);
   };
   useEffect(() => {
@@ -126,7 +125,7 @@ function SignOut({ agentId, agentName }: { agentId: string; agentName: string })
   const [done, setDone] = useState(false);
   const signOut = async () => {
     setBusy(true);
-    const result = await run(bridge.request('agent.logout', { agentId }));
+    const result = await signOutOfAgent(agentId);
     setBusy(false);
     setConfirming(false);
     if (result) setDone(true);

@@ -1,4 +1,4 @@
-import { useAppStore } from '../../store/appStore';
+import { useStore } from '../../store';
 
 /** Thresholds from rfds-session-usage: <75% normal, 75–90 yellow, 90–95 orange, >95 red. */
 export function usageLevel(percent: number): 'ok' | 'filling' | 'high' | 'critical' {
@@ -26,7 +26,7 @@ export function formatCost(cost: { amount: number; currency: string }): string {
 
 /** Context window use (tokens used of size, %) and cost, when the agent reports them. */
 export function UsageMeter({ sessionId }: { sessionId: string }) {
-  const usage = useAppStore((s) => s.sessions[sessionId]?.usage ?? null);
+  const usage = useStore((s) => s.sessions[sessionId]?.usage ?? null);
   if (!usage || (usage.used === undefined && !usage.cost)) return null;
   const percent = usage.used !== undefined && usage.size ? Math.min(100, (usage.used / usage.size) * 100) : null;
   const level = percent === null ? 'ok' : usageLevel(percent);

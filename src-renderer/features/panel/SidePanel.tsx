@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import type { TerminalState } from '../../../src-shared/session/state';
-import { useAppStore } from '../../store/appStore';
-import { useSessionUi, useUiStore, type PanelTab } from '../../store/uiStore';
+import { useSessionUi, useStore, type PanelTab } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { DiffBlock } from '../diff/DiffBlock';
 import { FileViewer } from '../diff/FileViewer';
@@ -13,9 +12,9 @@ const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals',
 
 /** Which side-panel tabs have something to show. */
 export function usePanelTabs(sessionId: string): PanelTab[] {
-  const hasPlan = useAppStore((s) => (s.sessions[sessionId]?.plan.length ?? 0) > 0);
-  const hasTerminals = useAppStore((s) => Object.values(s.sessions[sessionId]?.terminals ?? {}).some((t) => !t.interactive));
-  const hasChanges = useAppStore((s) => {
+  const hasPlan = useStore((s) => (s.sessions[sessionId]?.plan.length ?? 0) > 0);
+  const hasTerminals = useStore((s) => Object.values(s.sessions[sessionId]?.terminals ?? {}).some((t) => !t.interactive));
+  const hasChanges = useStore((s) => {
     const state = s.sessions[sessionId];
     if (!state) return false;
     if (Object.keys(state.files).length) return true;
@@ -40,7 +39,7 @@ export function usePanelTabs(sessionId: string): PanelTab[] {
 export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelTab[] }) {
   const chosen = useSessionUi(sessionId, (ui) => ui.panelTab);
   const tab = chosen && tabs.includes(chosen) ? chosen : tabs[0];
-  const patch = (p: Parameters<ReturnType<typeof useUiStore.getState>['patchSession']>[1]) => useUiStore.getState().patchSession(sessionId, p);
+  const patch = (p: Parameters<ReturnType<typeof useStore.getState>['patchSessionUi']>[1]) => useStore.getState().patchSessionUi(sessionId, p);
   if (!tab) return null;
   return (
     <aside className="side-panel" aria-label="Side panel">
@@ -85,7 +84,7 @@ export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelT
 }
 
 function TerminalsView({ sessionId }: { sessionId: string }) {
-  const terminals = useAppStore((s) => s.sessions[sessionId]?.terminals);
+  const terminals = useStore((s) => s.sessions[sessionId]?.terminals);
   const list = Object.values(terminals ?? {}).filter((t: TerminalState) => !t.interactive);
   return (
     <div className="terminals-view">
@@ -97,8 +96,8 @@ function TerminalsView({ sessionId }: { sessionId: string }) {
 }
 
 function ReviewView({ sessionId }: { sessionId: string }) {
-  const entries = useAppStore((s) => s.sessions[sessionId]?.entries);
-  const files = useAppStore((s) => s.sessions[sessionId]?.files);
+  const entries = useStore((s) => s.sessions[sessionId]?.entries);
+  const files = useStore((s) => s.sessions[sessionId]?.files);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);
   const list = useMemo(() => (entries && files ? changedFiles({ entries, files }) : []), [entries, files]);
   const current = list.find((f) => f.path === selected) ?? list[0];
@@ -114,7 +113,7 @@ function ReviewView({ sessionId }: { sessionId: string }) {
               type="button"
               aria-current={file === current ? 'true' : undefined}
               className={file === current ? 'selected' : undefined}
-              onClick={() => useUiStore.getState().patchSession(sessionId, { reviewPath: file.path })}
+              onClick={() => useStore.getState().patchSessionUi(sessionId, { reviewPath: file.path })}
             >
               <Icon name={file.deleted ? 'delete' : 'file'} />
               <span className="review-name">{basename(file.path)}</span>

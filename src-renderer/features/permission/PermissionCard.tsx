@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
 import type { PendingPermission } from '../../../src-shared/session/state';
-import { bridge } from '../../bridge';
-import { run } from '../../store/appStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { answerPermission } from './actions';
+import { PermissionSubject } from './PermissionSubject';
 
 const KIND_ICONS: Record<string, string> = { allow_once: 'check', allow_always: 'check', reject_once: 'x', reject_always: 'x' };
 const KIND_HINTS: Record<string, string> = {
@@ -12,9 +13,6 @@ const KIND_HINTS: Record<string, string> = {
   reject_always: 'reject and remember',
 };
 
-/** Requests whose first option already took the focus once (rows remount when scrolled). */
-const focused = new Set<string>();
-
 /**
  * The permission question on its tool call: one button per option, named as the agent names
  * it and styled by kind. The first option takes the focus when the request appears (unless
@@ -22,11 +20,12 @@ const focused = new Set<string>();
  */
 export function PermissionCard({ sessionId, permission }: { sessionId: string; permission: PendingPermission }) {
   const group = useRef<HTMLDivElement>(null);
-  const title = String(permission.toolCall.title ?? 'The agent asks for permission');
+  const title = String(permission.title ?? permission.toolCall.title ?? 'The agent asks for permission');
 
   useEffect(() => {
-    if (focused.has(permission.requestId)) return;
-    focused.add(permission.requestId);
+    // Once per request: rows remount when scrolled, and must not take the focus again.
+    if (useStore.getState().focusedPermissions[permission.requestId]) return;
+    useStore.setState((s) => ({ focusedPermissions: { ...s.focusedPermissions, [permission.requestId]: true } }));
     const active = document.activeElement as HTMLElement | null;
     const typing = active instanceof HTMLTextAreaElement && active.value.length > 0;
     // Only when the card is on screen: a focused option that is scrolled away could be approved unseen.
@@ -52,6 +51,7 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
           <strong>Allow?</strong> {title}
         </span>
       </p>
+      <PermissionSubject permission={permission} />
       <div
         ref={group}
         className="permission-options"
@@ -79,7 +79,7 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
             type="button"
             className={`option option-${KIND_HINTS[option.kind] ? option.kind : 'unknown'}`}
             title={KIND_HINTS[option.kind] ? `${option.name} (${KIND_HINTS[option.kind]})` : `${option.name} (${option.kind})`}
-            onClick={() => void run(bridge.request('permission.respond', { sessionId, requestId: permission.requestId, optionId: option.optionId }))}
+            onClick={() => answerPermission(sessionId, permission.requestId, option.optionId)}
           >
             <Icon name={KIND_ICONS[option.kind] ?? 'unknown'} />
             {option.name}

@@ -1,6 +1,5 @@
 import type { PlanEntryItem } from '../../../src-shared/session/state';
-import { useAppStore } from '../../store/appStore';
-import { EMPTY } from '../../store/empty';
+import { EMPTY, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 
 const STATUS_LABELS: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
@@ -21,7 +20,7 @@ export function PlanStatusIcon({ status }: { status: string }) {
 
 /** The agent's current plan, live: each entry with its status and priority. */
 export function PlanView({ sessionId }: { sessionId: string }) {
-  const plan = useAppStore((s) => s.sessions[sessionId]?.plan ?? (EMPTY as unknown as PlanEntryItem[]));
+  const plan = useStore((s) => s.sessions[sessionId]?.plan ?? (EMPTY as unknown as PlanEntryItem[]));
   const { done, total } = planProgress(plan);
   if (!plan.length) return <p className="muted panel-empty">The agent has not shared a plan.</p>;
   return (

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { Catalog, CatalogAgent } from '../../../src-shared/ipc/registryContract';
 import { AgentIcon } from '../../ui/AgentIcon';
 import { installBlocker, isRunning, progressText } from './format';
-import { cancelInstall, installAgent, uninstallAgent, updateAgent, useRegistryStore } from './registryStore';
+import { cancelInstall, installAgent, uninstallAgent, updateAgent } from './actions';
+import { useStore } from '../../store';
 
 const DISTRIBUTION_LABEL: Record<string, string> = { binary: 'Binary', npx: 'npm (npx)', uvx: 'Python (uvx)' };
 
@@ -18,9 +19,9 @@ export function CatalogCard({
   isFocused: boolean;
   onStartSession?: (agentId: string) => void;
 }) {
-  const live = useRegistryStore((s) => s.progress[agent.id]);
-  const requestError = useRegistryStore((s) => s.errors[agent.id]);
-  const isConfirming = useRegistryStore((s) => s.confirmUninstall === agent.id);
+  const live = useStore((s) => s.installProgress[agent.id]);
+  const requestError = useStore((s) => s.installErrors[agent.id]);
+  const isConfirming = useStore((s) => s.confirmUninstall === agent.id);
   const [kind, setKind] = useState(agent.installableDistributions[0]);
   // The live event is newer than the catalog's snapshot of the operation.
   const progress = live ?? agent.busy ?? null;
@@ -93,7 +94,7 @@ export function CatalogCard({
             <button type="button" className="danger" onClick={() => void uninstallAgent(agent.id)}>
               Uninstall
             </button>
-            <button type="button" onClick={() => useRegistryStore.getState().setConfirmUninstall(null)}>
+            <button type="button" onClick={() => useStore.getState().setConfirmUninstall(null)}>
               Keep
             </button>
           </div>
@@ -136,7 +137,7 @@ export function CatalogCard({
             type="button"
             disabled={isBusy || isConfirming}
             aria-label={`Uninstall ${agent.name}`}
-            onClick={() => useRegistryStore.getState().setConfirmUninstall(agent.id)}
+            onClick={() => useStore.getState().setConfirmUninstall(agent.id)}
           >
             Uninstall
           </button>

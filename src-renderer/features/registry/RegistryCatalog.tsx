@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { Catalog } from '../../../src-shared/ipc/registryContract';
 import { CatalogCard } from './CatalogCard';
 import { filterAgents, isRunning, progressText, sourceLabel, type CatalogShow } from './format';
-import { cancelInstall, closeCatalog, installRuntime, openCatalog, refreshCatalog, subscribeRegistry, useRegistryStore } from './registryStore';
+import { cancelInstall, closeCatalog, installRuntime, openCatalog, refreshCatalog } from './actions';
+import { useStore } from '../../store';
 import './registry.css';
 
 /**
@@ -11,10 +12,9 @@ import './registry.css';
  * `onStartSession` is called for an installed agent's "Start session" button.
  */
 export function RegistryCatalog({ onStartSession }: { onStartSession?: (agentId: string) => void }) {
-  const isOpen = useRegistryStore((s) => s.isOpen);
+  const isOpen = useStore((s) => s.catalogOpen);
 
   useEffect(() => {
-    subscribeRegistry();
     const onInstallAgent = (event: Event) => openCatalog((event as CustomEvent<{ agentId?: string }>).detail?.agentId ?? null);
     window.addEventListener('acp:install-agent', onInstallAgent);
     return () => window.removeEventListener('acp:install-agent', onInstallAgent);
@@ -35,14 +35,14 @@ export function RegistryCatalog({ onStartSession }: { onStartSession?: (agentId:
 }
 
 function CatalogDialog({ onStartSession }: { onStartSession?: (agentId: string) => void }) {
-  const catalog = useRegistryStore((s) => s.catalog);
-  const error = useRegistryStore((s) => s.error);
-  const isRefreshing = useRegistryStore((s) => s.isRefreshing);
-  const filter = useRegistryStore((s) => s.filter);
-  const focusAgentId = useRegistryStore((s) => s.focusAgentId);
+  const catalog = useStore((s) => s.catalog);
+  const error = useStore((s) => s.catalogError);
+  const isRefreshing = useStore((s) => s.catalogRefreshing);
+  const filter = useStore((s) => s.catalogFilter);
+  const focusAgentId = useStore((s) => s.catalogFocus);
   const dialog = useRef<HTMLDialogElement>(null);
   const agents = useMemo(() => (catalog ? filterAgents(catalog.agents, filter) : []), [catalog, filter]);
-  const setFilter = useRegistryStore.getState().setFilter;
+  const setFilter = useStore.getState().setCatalogFilter;
 
   useEffect(() => {
     const element = dialog.current;
@@ -145,8 +145,8 @@ const RUNTIME_LABEL = { node: 'Node.js', uv: 'uv' } as const;
 function RuntimeNotice({ catalog, runtime }: { catalog: Catalog; runtime: 'node' | 'uv' }) {
   const id = `@${runtime}`;
   const info = catalog.runtimes[runtime];
-  const live = useRegistryStore((s) => s.progress[id]);
-  const error = useRegistryStore((s) => s.errors[id]);
+  const live = useStore((s) => s.installProgress[id]);
+  const error = useStore((s) => s.installErrors[id]);
   const needed = catalog.agents.some((agent) => agent.installableDistributions.includes(runtime === 'node' ? 'npx' : 'uvx'));
   const progress = live ?? info.busy;
   const isBusy = isRunning(progress);

@@ -1,14 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
-import { EMPTY } from '../../store/empty';
-import { useUiStore } from '../../store/uiStore';
+import { EMPTY, useStore } from '../../store';
+import { listFolder, newSession } from './actions';
 
 /** Choose an agent and a workspace folder, then start a session. */
 export function NewSessionDialog({ agentId, onClose }: { agentId: string | null; onClose: () => void }) {
-  const allAgents = useAppStore((s) => s.app?.agents ?? EMPTY);
+  const allAgents = useStore((s) => s.app?.agents ?? EMPTY);
   const agents = allAgents.filter((a) => a.runnable);
-  const defaultCwd = useAppStore((s) => s.app?.defaultCwd ?? '');
+  const defaultCwd = useStore((s) => s.app?.defaultCwd ?? '');
   const [agent, setAgent] = useState(agentId ?? agents[0]?.id ?? '');
   const [cwd, setCwd] = useState(defaultCwd);
   const [listing, setListing] = useState<{ path: string; parent: string | null; entries: { name: string; dir: boolean }[] } | null>(null);
@@ -21,7 +19,7 @@ export function NewSessionDialog({ agentId, onClose }: { agentId: string | null;
   }, []);
 
   const browse = async (path?: string) => {
-    const result = await run(bridge.request('fs.list', { path: path || undefined }));
+    const result = await listFolder(path);
     if (result) {
       setListing(result);
       setCwd(result.path);
@@ -31,10 +29,10 @@ export function NewSessionDialog({ agentId, onClose }: { agentId: string | null;
   const start = async () => {
     if (!agent || !cwd) return;
     setBusy(true);
-    const result = await run(bridge.request('session.new', { agentId: agent, cwd }));
+    const result = await newSession(agent, cwd);
     setBusy(false);
     if (result) {
-      useUiStore.getState().setView('session');
+      useStore.getState().setView('session');
       onClose();
     }
   };

@@ -1,25 +1,24 @@
 import { useEffect, useMemo } from 'react';
 import type { AgentSummary, SessionSummary } from '../../../src-shared/ipc/appState';
-import { useAppStore } from '../../store/appStore';
-import { EMPTY } from '../../store/empty';
-import { useUiStore } from '../../store/uiStore';
+import { EMPTY, useStore } from '../../store';
+import { showSession } from './actions';
 import { AgentIcon } from '../../ui/AgentIcon';
-import { loadCatalog, openCatalog, useRegistryStore } from '../registry';
+import { loadCatalog, openCatalog } from '../registry';
 import { Icon } from '../../ui/Icon';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
 
 /** Agents (with a quick "new session" each) and the sessions, grouped by agent, then workspace. */
 export function Sidebar() {
-  const agents = useAppStore((s) => s.app?.agents ?? EMPTY);
-  const sessions = useAppStore((s) => s.app?.sessions ?? EMPTY);
-  const active = useAppStore((s) => s.app?.tabs.active ?? null);
-  const view = useUiStore((s) => s.view);
+  const agents = useStore((s) => s.app?.agents ?? EMPTY);
+  const sessions = useStore((s) => s.app?.sessions ?? EMPTY);
+  const active = useStore((s) => s.app?.tabs.active ?? null);
+  const view = useStore((s) => s.view);
   const groups = useMemo(() => groupSessions(sessions), [sessions]);
-  const ui = useUiStore.getState;
+  const ui = useStore.getState;
   // With registry agents installed, the catalog is read once at start, so their updates show here.
   const hasRegistryAgents = agents.some((agent) => agent.source === 'registry');
   useEffect(() => {
-    if (hasRegistryAgents && !useRegistryStore.getState().catalog) void loadCatalog();
+    if (hasRegistryAgents && !useStore.getState().catalog) void loadCatalog();
   }, [hasRegistryAgents]);
   return (
     <nav className="sidebar" aria-label="Agents and sessions">
@@ -57,7 +56,7 @@ export function Sidebar() {
                             className={`session-link${current ? ' active' : ''}`}
                             aria-current={current ? 'page' : undefined}
                             aria-describedby={`session-state-${session.sessionId}`}
-                            onClick={() => ui().showSession(session.sessionId)}
+                            onClick={() => showSession(session.sessionId)}
                           >
                             <StatusDot status={session.status} decorative />
                             <span className="session-title">{session.title || 'New session'}</span>
@@ -104,7 +103,7 @@ export function Sidebar() {
 }
 
 function AgentRow({ agent, onNewSession }: { agent: AgentSummary; onNewSession: (agentId: string) => void }) {
-  const update = useRegistryStore((s) => {
+  const update = useStore((s) => {
     if (agent.source !== 'registry') return null;
     const entry = s.catalog?.agents.find((a) => a.id === agent.id);
     return entry?.updateAvailable ? entry.version : null;

@@ -1,10 +1,8 @@
 import { useRef, useState } from 'react';
-import { useAppStore } from '../../store/appStore';
-import { EMPTY, NO_TABS } from '../../store/empty';
-import { useUiStore } from '../../store/uiStore';
+import { EMPTY, NO_TABS, useStore } from '../../store';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
 import { Icon } from '../../ui/Icon';
-import { activateTab, closeTab, moveTab } from './tabActions';
+import { activateTab, closeTab, moveTab } from './actions';
 
 /**
  * Open sessions as tabs (WAI-ARIA tabs pattern): arrow keys move between tabs, Enter or
@@ -13,10 +11,10 @@ import { activateTab, closeTab, moveTab } from './tabActions';
  * background session waits for the person.
  */
 export function TabStrip() {
-  const tabs = useAppStore((s) => s.app?.tabs ?? NO_TABS);
-  const summaries = useAppStore((s) => s.app?.sessions ?? EMPTY);
-  const view = useUiStore((s) => s.view);
-  const sidebarOpen = useUiStore((s) => s.sidebarOpen);
+  const tabs = useStore((s) => s.app?.tabs ?? NO_TABS);
+  const summaries = useStore((s) => s.app?.sessions ?? EMPTY);
+  const view = useStore((s) => s.view);
+  const sidebarOpen = useStore((s) => s.sidebarOpen);
   const byId = new Map(summaries.map((s) => [s.sessionId, s]));
   const refs = useRef(new Map<string, HTMLButtonElement>());
   const [dragging, setDragging] = useState<string | null>(null);
@@ -35,7 +33,7 @@ export function TabStrip() {
         aria-label={sidebarOpen ? 'Hide sidebar' : 'Show sidebar'}
         aria-expanded={sidebarOpen}
         title={sidebarOpen ? 'Hide sidebar' : 'Show sidebar'}
-        onClick={() => useUiStore.setState({ sidebarOpen: !sidebarOpen })}
+        onClick={() => useStore.setState({ sidebarOpen: !sidebarOpen })}
       >
         <Icon name="sidebar" />
       </button>
@@ -148,7 +146,7 @@ export function TabStrip() {
           );
         })}
       </div>
-      <button type="button" className="icon-button tab-new" aria-label="New session" title="New session (Ctrl+T)" onClick={() => useUiStore.getState().openNewSession(null)}>
+      <button type="button" className="icon-button tab-new" aria-label="New session" title="New session (Ctrl+T)" onClick={() => useStore.getState().openNewSession(null)}>
         <Icon name="plus" />
       </button>
     </div>

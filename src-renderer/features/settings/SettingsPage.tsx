@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
-import { useUiStore } from '../../store/uiStore';
+import { useStore } from '../../store';
+import { forgetPermission, listRememberedPermissions, readSettings, writeSettings } from './actions';
 import { applyPreferences } from './preferences';
 
 type Remembered = { key: string; agentId: string; toolKind: string; optionKind: string };
@@ -21,19 +20,19 @@ export function SettingsPage() {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState('');
   const [remembered, setRemembered] = useState<Remembered[] | null>(null);
-  const agents = useAppStore((s) => s.app?.agents);
-  const theme = useUiStore((s) => s.theme);
+  const agents = useStore((s) => s.app?.agents);
+  const theme = useStore((s) => s.theme);
   const editorId = useId();
 
   const load = async () => {
-    const result = await run(bridge.request('settings.read', {}));
+    const result = await readSettings();
     if (result) {
       setPath(result.path);
       setText(result.text);
       setSaved(result.text);
       setError(result.error);
     }
-    const list = await run(bridge.request('permissions.remembered', {}));
+    const list = await listRememberedPermissions();
     if (list) setRemembered(list.items);
   };
   useEffect(() => {
@@ -42,7 +41,7 @@ export function SettingsPage() {
 
   const save = async (next: string) => {
     setStatus('');
-    const result = await run(bridge.request('settings.write', { text: next }));
+    const result = await writeSettings(next);
     if (!result) return;
     setError(result.error);
     if (!result.error) {
@@ -50,7 +49,7 @@ export function SettingsPage() {
       setText(next);
       setStatus('Saved.');
       applyPreferences(next);
-      const list = await run(bridge.request('permissions.remembered', {}));
+      const list = await listRememberedPermissions();
       if (list) setRemembered(list.items);
     }
   };
@@ -73,7 +72,7 @@ export function SettingsPage() {
     <section className="settings-page" aria-labelledby="settings-heading">
       <header className="page-header">
         <h1 id="settings-heading">Settings</h1>
-        <button type="button" onClick={() => useUiStore.getState().setView('session')}>
+        <button type="button" onClick={() => useStore.getState().setView('session')}>
           Close settings
         </button>
       </header>
@@ -108,7 +107,7 @@ export function SettingsPage() {
                       type="button"
                       aria-label={`Forget ${label}`}
                       onClick={async () => {
-                        await run(bridge.request('permissions.forget', { key: item.key }));
+                        await forgetPermission(item.key);
                         await load();
                       }}
                     >

@@ -2,9 +2,9 @@ import { useEffect, useRef } from 'react';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
-import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
+import { useStore } from '../../store';
 import { subscribeTerminal } from '../../store/terminalBus';
+import { resizeTerminal, typeIntoTerminal } from './actions';
 
 export interface TerminalViewProps {
   sessionId: string;
@@ -27,14 +27,14 @@ export interface TerminalViewProps {
  */
 export function TerminalView({ sessionId, terminalId, interactive = false, rows = 12, fill = false, bare = false }: TerminalViewProps) {
   const host = useRef<HTMLDivElement>(null);
-  const command = useAppStore((s) => {
+  const command = useStore((s) => {
     const t = s.sessions[sessionId]?.terminals[terminalId];
     return t ? [t.command, ...t.args].join(' ') : terminalId;
   });
-  const exited = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.exited ?? false);
-  const exitCode = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.exitCode ?? null);
-  const signal = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.signal ?? null);
-  const released = useAppStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.released ?? false);
+  const exited = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.exited ?? false);
+  const exitCode = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.exitCode ?? null);
+  const signal = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.signal ?? null);
+  const released = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.released ?? false);
 
   useEffect(() => {
     const element = host.current;
@@ -59,7 +59,7 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
     const fit = new FitAddon();
     terminal.loadAddon(fit);
     terminal.open(element);
-    const session = useAppStore.getState().sessions[sessionId];
+    const session = useStore.getState().sessions[sessionId];
     const mountSeq = session?.lastSeq ?? 0;
     const initial = session?.terminals[terminalId]?.output ?? '';
     if (initial) terminal.write(initial);
@@ -68,9 +68,9 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
     });
     const disposables: { dispose(): void }[] = [];
     if (interactive) {
-      disposables.push(terminal.onData((data) => void run(bridge.request('terminal.input', { sessionId, terminalId, data }))));
+      disposables.push(terminal.onData((data) => typeIntoTerminal(sessionId, terminalId, data)));
       disposables.push(
-        terminal.onResize(({ cols, rows: r }) => void run(bridge.request('terminal.resize', { sessionId, terminalId, cols: Math.max(2, cols), rows: Math.max(2, r) }))),
+        terminal.onResize(({ cols, rows: r }) => resizeTerminal(sessionId, terminalId, cols, r)),
       );
     }
     const refit = () => {

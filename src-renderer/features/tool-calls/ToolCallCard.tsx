@@ -1,12 +1,16 @@
 import type { ToolCallEntry } from '../../../src-shared/session/state';
 import { KNOWN_TOOL_KINDS } from '../../../src-shared/session/reducer';
-import { useAppStore } from '../../store/appStore';
-import { useUiStore } from '../../store/uiStore';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
+import { Markdown } from '../chat/Markdown';
 import { DiffBlock } from '../diff/DiffBlock';
+import { DiffChanges } from '../diff/DiffChanges';
+import { AgentTerminal } from '../agent-work/AgentTerminal';
+import { cancelToolCall } from '../agent-work/actions';
 import { PermissionCard } from '../permission/PermissionCard';
 import { TerminalView } from '../terminal/TerminalView';
+import { shownToolStatus } from './toolStatus';
 
 const KIND_LABELS: Record<string, string> = {
   read: 'Read',
@@ -28,37 +32,46 @@ const STATUS: Record<string, { label: string; icon: string }> = {
   failed: { label: 'Failed', icon: 'x' },
   awaiting_permission: { label: 'Waiting for your permission', icon: 'shield' },
   canceled: { label: 'Canceled', icon: 'stop' },
+  paused: { label: 'Paused', icon: 'clock' },
 };
 
 /** A tool call: kind, title, status, what it touches and its content; the permission card on it. */
 export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: ToolCallEntry }) {
-  const permission = useAppStore((s) =>
+  const permission = useStore((s) =>
     entry.permissionRequestId ? s.sessions[sessionId]?.permissions.find((p) => p.requestId === entry.permissionRequestId) : undefined,
   );
   const inputKey = `${entry.toolCallId}:input`;
   const outputKey = `${entry.toolCallId}:output`;
-  const inputOpen = useUiStore((s) => s.expanded[inputKey]);
-  const outputOpen = useUiStore((s) => s.expanded[outputKey] ?? false);
+  const inputOpen = useStore((s) => s.expanded[inputKey]);
+  const outputOpen = useStore((s) => s.expanded[outputKey] ?? false);
   const knownKind = KNOWN_TOOL_KINDS.includes(entry.toolKind);
-  const status = STATUS[entry.status] ?? { label: entry.status, icon: 'unknown' };
-  const knownStatus = entry.status in STATUS;
+  const terminals = useStore((s) => s.sessions[sessionId]?.terminals);
+  const shown = shownToolStatus(entry, terminals);
+  const status = STATUS[shown.status] ?? { label: shown.status, icon: 'unknown' };
+  const knownStatus = shown.status in STATUS;
+  const statusLabel = shown.exitNote ? `${status.label} (${shown.exitNote})` : status.label;
   const command = commandOf(entry.rawInput);
   // What is being approved is always on screen: the command, the input, the diff.
   const showInput = inputOpen ?? Boolean(permission);
   const title = entry.title || command || entry.toolCallId;
 
   return (
-    <article className={`entry tool tool-${knownStatus ? entry.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
+    <article className={`entry tool tool-${knownStatus ? shown.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
       <header className="tool-header">
         <span className={`tool-kind kind-${knownKind ? entry.toolKind : 'unknown'}`} title={`Kind: ${entry.toolKind}`}>
           <Icon name={knownKind ? entry.toolKind : 'unknown'} label={KIND_LABELS[entry.toolKind] ?? `Unknown kind ${entry.toolKind}`} />
         </span>
         <span className="tool-title">{title}</span>
         {!knownKind && <span className="badge-neutral">{entry.toolKind}</span>}
-        <span className={`tool-status status-${knownStatus ? entry.status : 'unknown'}`} role="status" aria-label={`Status: ${status.label}`}>
+        <span className={`tool-status status-${knownStatus ? shown.status : 'unknown'}`} role="status" aria-label={`Status: ${statusLabel}`}>
           {status.icon === 'spinner' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status.icon} />}
-          {status.label}
+          {statusLabel}
         </span>
+        {entry.capabilities?.cancel != null && (
+          <button type="button" className="small" onClick={() => void cancelToolCall(sessionId, entry.toolCallId)}>
+            Cancel
+          </button>
+        )}
       </header>
       {entry.status === 'in_progress' && <div className="tool-progress" role="progressbar" aria-label={`${title} in progress`} />}
       {command && entry.toolKind === 'execute' && (
@@ -75,7 +88,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
             const label = `${path}${line ? `:${line}` : ''}`;
             return (
               <li key={i}>
-                <button type="button" className="location" title={`Open ${label} (read-only)`} onClick={() => useUiStore.getState().openFile(sessionId, path, line)}>
+                <button type="button" className="location" title={`Open ${label} (read-only)`} onClick={() => useStore.getState().openFile(sessionId, path, line)}>
                   <Icon name="file" />
                   <span className="sr-prefix visually-hidden">Open </span>
                   {label}
@@ -90,7 +103,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
       ))}
       {entry.rawInput !== undefined && (
         <div className="raw">
-          <button type="button" className="disclosure small" aria-expanded={showInput} onClick={() => useUiStore.getState().toggle(inputKey, !showInput)}>
+          <button type="button" className="disclosure small" aria-expanded={showInput} onClick={() => useStore.getState().toggle(inputKey, !showInput)}>
             <Icon name={showInput ? 'chevronDown' : 'chevronRight'} /> Raw input
           </button>
           {showInput && <pre aria-label="Raw input">{JSON.stringify(entry.rawInput, null, 2)}</pre>}
@@ -98,7 +111,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
       )}
       {entry.rawOutput !== undefined && (
         <div className="raw">
-          <button type="button" className="disclosure small" aria-expanded={outputOpen} onClick={() => useUiStore.getState().toggle(outputKey)}>
+          <button type="button" className="disclosure small" aria-expanded={outputOpen} onClick={() => useStore.getState().toggle(outputKey)}>
             <Icon name={outputOpen ? 'chevronDown' : 'chevronRight'} /> Raw output
           </button>
           {outputOpen && <pre aria-label="Raw output">{JSON.stringify(entry.rawOutput, null, 2)}</pre>}
@@ -149,10 +162,17 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
   switch (content.type) {
     case 'content': {
       const block = content.content as { type?: string; text?: string } | undefined;
-      if (block?.type === 'text') return <pre className="tool-text">{block.text}</pre>;
+      // Tool output text is Markdown (Claude Code wraps command output in ```console fences), as in Zed.
+      if (block?.type === 'text')
+        return (
+          <div className="tool-text tool-markdown" aria-label="Tool output">
+            <Markdown text={block.text ?? ''} />
+          </div>
+        );
       return <UnknownBox label={`content ${String(block?.type)}`} raw={block} />;
     }
     case 'diff': {
+      if (Array.isArray(content.changes)) return <DiffChanges toolCallId={toolCallId} content={content} />;
       const path = String(content.path ?? '');
       return (
         <DiffBlock
@@ -172,7 +192,9 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
 }
 
 function ToolTerminal({ sessionId, terminalId, meta }: { sessionId: string; terminalId: string; meta: unknown }) {
-  const known = useAppStore((s) => Boolean(s.sessions[sessionId]?.terminals[terminalId]));
+  const known = useStore((s) => Boolean(s.sessions[sessionId]?.terminals[terminalId]));
+  const agentOwned = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.owner === 'agent');
+  if (agentOwned) return <AgentTerminal sessionId={sessionId} terminalId={terminalId} />;
   if (!known) {
     const output = (meta as Record<string, unknown> | undefined)?.terminal_output;
     return (

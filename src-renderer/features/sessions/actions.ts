@@ -1,17 +1,16 @@
 import { bridge } from '../../bridge';
-import { run, useAppStore } from '../../store/appStore';
-import { useUiStore } from '../../store/uiStore';
+import { run, useStore } from '../../store';
 
 /** Tab commands shared by the keyboard shortcuts, the tab strip and `ui.command`. */
 export function activateTab(sessionId: string): void {
-  const tabs = useAppStore.getState().app?.tabs;
+  const tabs = useStore.getState().app?.tabs;
   if (!tabs) return;
-  useUiStore.getState().setView('session');
+  useStore.getState().setView('session');
   void run(bridge.request('tabs.set', { open: tabs.open, active: sessionId }));
 }
 
 export function cycleTab(delta: number): void {
-  const tabs = useAppStore.getState().app?.tabs;
+  const tabs = useStore.getState().app?.tabs;
   if (!tabs || tabs.open.length === 0) return;
   const index = tabs.open.indexOf(tabs.active ?? '');
   const next = (index + delta + tabs.open.length) % tabs.open.length;
@@ -23,19 +22,30 @@ export function closeTab(sessionId: string): void {
 }
 
 export function closeActiveTab(): void {
-  const active = useAppStore.getState().app?.tabs.active;
+  const active = useStore.getState().app?.tabs.active;
   if (active) closeTab(active);
 }
 
 export function moveTab(sessionId: string, to: number): void {
-  const tabs = useAppStore.getState().app?.tabs;
+  const tabs = useStore.getState().app?.tabs;
   if (!tabs) return;
   const open = [...tabs.open];
   const from = open.indexOf(sessionId);
   if (from < 0 || to < 0 || to >= open.length || from === to) return;
   open.splice(to, 0, ...open.splice(from, 1));
   // Show the new order at once; main's app.state confirms it.
-  const app = useAppStore.getState().app;
-  if (app) useAppStore.setState({ app: { ...app, tabs: { open, active: tabs.active } } });
+  const app = useStore.getState().app;
+  if (app) useStore.setState({ app: { ...app, tabs: { open, active: tabs.active } } });
   void run(bridge.request('tabs.set', { open, active: tabs.active }));
 }
+
+/** Shows a session: its tab when open, else opens it (from history, a notification, a search hit). */
+export function showSession(sessionId: string): void {
+  useStore.getState().setView('session');
+  const tabs = useStore.getState().app?.tabs;
+  if (tabs?.open.includes(sessionId)) void run(bridge.request('tabs.set', { open: tabs.open, active: sessionId }));
+  else void run(bridge.request('session.open', { sessionId }));
+}
+
+export const listFolder = (path?: string) => run(bridge.request('fs.list', { path: path || undefined }));
+export const newSession = (agentId: string, cwd: string) => run(bridge.request('session.new', { agentId, cwd }));

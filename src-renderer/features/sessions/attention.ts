@@ -1,20 +1,27 @@
-import type { SessionEvent } from '../../src-shared/session/events';
-import { useAppStore } from './appStore';
-import { useUiStore } from './uiStore';
+import type { SessionEvent } from '../../../src-shared/session/events';
+import { appliedEvents, useStore } from '../../store/store';
+import { showSession } from './actions';
 
 /**
  * A permission request or a question from the agent while the person is looking elsewhere:
  * a desktop notification (Web Notification API). Only in the browser host; in Electron the
- * main process notifies (it also knows when the window is minimised).
+ * main process notifies (it also knows when the window is minimised). Follows the events the
+ * store applied live (never a log read at load: those were asked long ago).
  */
-export function noticeAttention(sessionId: string, events: readonly SessionEvent[]): void {
+export function startAttention(): () => void {
+  return appliedEvents.subscribe((sessionId, events, how) => {
+    if (how === 'live') noticeAttention(sessionId, events);
+  });
+}
+
+function noticeAttention(sessionId: string, events: readonly SessionEvent[]): void {
   const asks = events.filter((e) => e.kind === 'permission.requested' || e.kind === 'elicitation.requested');
   if (!asks.length) return;
-  const app = useAppStore.getState().app;
-  if (app?.host !== 'browser' || !useUiStore.getState().notifications) return;
+  const { app, notifications } = useStore.getState();
+  if (app?.host !== 'browser' || !notifications) return;
   if (!document.hidden && document.hasFocus()) return;
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted') return;
-  const session = useAppStore.getState().sessions[sessionId];
+  const session = useStore.getState().sessions[sessionId];
   const who = session?.title || session?.agentName || 'An agent';
   for (const event of asks) {
     const body =
@@ -25,7 +32,7 @@ export function noticeAttention(sessionId: string, events: readonly SessionEvent
       const notification = new Notification(`${who} needs you`, { body, tag: `${sessionId}:${event.kind}` });
       notification.onclick = () => {
         window.focus();
-        useUiStore.getState().showSession(sessionId);
+        showSession(sessionId);
         notification.close();
       };
     } catch {
@@ -37,6 +44,6 @@ export function noticeAttention(sessionId: string, events: readonly SessionEvent
 /** Asks for notification permission once, from a user gesture (sending a message). */
 export function askNotificationPermission(): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
-  if (useAppStore.getState().app?.host !== 'browser') return;
+  if (useStore.getState().app?.host !== 'browser') return;
   void Notification.requestPermission().catch(() => {});
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initialValue, parseSchema, toContent, toLocalDateTime, validate } from './schema';
+import { initialValue, parseSchema, toContent, toLocalDateTime, validate } from './elicitation';
 
 const schema = {
   type: 'object',

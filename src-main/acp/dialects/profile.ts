@@ -1,0 +1,75 @@
+import type { AuthMethodInfo } from '../../../src-shared/session/events';
+
+type RawObject = Record<string, unknown>;
+
+/**
+ * What an agent said about itself at `initialize`, in one shape whatever the protocol
+ * version: every other module reads this, never the wire answer.
+ */
+export interface AgentProfile {
+  protocolVersion: number;
+  agentInfo: { name: string; title?: string | null; version?: string | null; raw: RawObject } | null;
+  /** Unknown types kept (`raw`); `type` defaults to `agent`. */
+  authMethods: AuthMethodInfo[];
+  /** Content beyond the baseline text and resource links. */
+  prompt: { image: boolean; audio: boolean; embeddedContext: boolean };
+  /** MCP transports accepted in `mcpServers` (stdio is always accepted). */
+  mcp: { stdio: boolean; http: boolean; sse: boolean };
+  /** Session methods and options beyond `session/new` and `session/prompt`. */
+  session: {
+    load: boolean;
+    resume: boolean;
+    /** `session/resume` can replay the transcript (`replayFrom: { type: "start" }`), which v2 uses instead of `session/load`. */
+    resumeReplays: boolean;
+    list: boolean;
+    delete: boolean;
+    fork: boolean;
+    close: boolean;
+    additionalDirectories: boolean;
+    /** Every other session capability the agent advertised, raw (`_x`, future ones). */
+    other: RawObject;
+  };
+  /** `auth/logout` (v2) or `logout` (v1) may be sent. */
+  logout: boolean;
+  /** Legacy session modes (`session/set_mode`): v1 only. */
+  modes: boolean;
+  meta: unknown;
+  /** The answer as it came. */
+  raw: RawObject;
+}
+
+export function isObject(value: unknown): value is RawObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A capability marker: `{}` or `true` is present; absent, `null` and `false` are not. */
+export function present(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== false;
+}
+
+export function agentInfoOf(value: unknown): AgentProfile['agentInfo'] {
+  if (!isObject(value)) return null;
+  return {
+    name: typeof value.name === 'string' ? value.name : 'unknown',
+    title: typeof value.title === 'string' ? value.title : null,
+    version: typeof value.version === 'string' ? value.version : null,
+    raw: value,
+  };
+}
+
+/** v1 names the method `id`, v2 `methodId`; the app uses `id`. */
+export function authMethodOf(raw: RawObject): AuthMethodInfo {
+  const id = typeof raw.methodId === 'string' ? raw.methodId : String(raw.id ?? '');
+  return {
+    id,
+    name: typeof raw.name === 'string' ? raw.name : id,
+    description: typeof raw.description === 'string' ? raw.description : null,
+    type: typeof raw.type === 'string' ? raw.type : 'agent',
+    raw,
+  };
+}
+
+/** Capability keys a profile names; the rest of a session capability object goes to `session.other`. */
+export function otherKeys(source: RawObject, known: readonly string[]): RawObject {
+  return Object.fromEntries(Object.entries(source).filter(([key, value]) => !known.includes(key) && present(value)));
+}

@@ -1,0 +1,282 @@
+import { TextDecoder } from 'node:util';
+import type { SessionEventBody } from '../../../src-shared/session/events';
+import type { Dialect, DecodedPermission, UpdateDecoder } from './dialect';
+import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
+import { optionsOf, pairs, remoteServer } from './v1';
+
+type RawObject = Record<string, unknown>;
+
+const SESSION_KEYS = ['prompt', 'mcp', 'delete', 'fork', 'additionalDirectories', '_meta'] as const;
+
+/**
+ * ACP v2 (the draft in `@agentclientprotocol/sdk/experimental/v2`; where the seed draft and the
+ * SDK's `schema/v2` disagree, this follows the SDK, as the real agents do). Updates become the
+ * app's events: v1-shaped `acp.update` where v2 means the same thing, neutral event kinds
+ * (src-shared/session/neutralEvents.ts) where it does not.
+ */
+export const v2: Dialect = {
+  version: 2,
+  methods: {
+    initialize: 'initialize',
+    login: 'auth/login',
+    logout: 'auth/logout',
+    newSession: 'session/new',
+    loadSession: null,
+    resumeSession: 'session/resume',
+    listSessions: 'session/list',
+    deleteSession: 'session/delete',
+    closeSession: 'session/close',
+    forkSession: 'session/fork',
+    prompt: 'session/prompt',
+    cancel: 'session/cancel',
+    setConfigOption: 'session/set_config_option',
+    setMode: null,
+    cancelToolCall: 'tool_call/cancel',
+    cancelTerminal: 'terminal/cancel',
+  },
+
+  encodeInitialize(client, capabilities) {
+    return { protocolVersion: 2, info: client, capabilities };
+  },
+
+  /** v2 clients have no `fs` or `terminal` (terminals belong to the agent) and use `{}` markers. */
+  clientCapabilities(base) {
+    const caps: RawObject = {};
+    const auth = isObject(base.auth) ? base.auth : {};
+    if (present(auth.terminal)) caps.auth = { terminal: {} };
+    if (isObject(base.elicitation)) caps.elicitation = base.elicitation;
+    if (isObject(base._meta)) caps._meta = base._meta;
+    return caps;
+  },
+
+  decodeInitialize(result) {
+    const caps = isObject(result.capabilities) ? result.capabilities : {};
+    const hasSession = isObject(caps.session);
+    const session = isObject(caps.session) ? caps.session : {};
+    const prompt = isObject(session.prompt) ? session.prompt : {};
+    const mcp = isObject(session.mcp) ? session.mcp : {};
+    const auth = isObject(caps.auth) ? caps.auth : {};
+    const authMethods = (Array.isArray(result.authMethods) ? result.authMethods : []).filter(isObject).map(authMethodOf);
+    const profile: AgentProfile = {
+      protocolVersion: typeof result.protocolVersion === 'number' ? result.protocolVersion : 2,
+      agentInfo: agentInfoOf(result.info),
+      authMethods,
+      prompt: { image: present(prompt.image), audio: present(prompt.audio), embeddedContext: present(prompt.embeddedContext) },
+      mcp: { stdio: present(mcp.stdio), http: present(mcp.http), sse: false },
+      // With `session` present, new/list/resume/close are baseline; resume replays instead of `session/load`.
+      session: {
+        load: false,
+        resume: hasSession,
+        resumeReplays: hasSession,
+        list: hasSession,
+        delete: present(session.delete),
+        fork: present(session.fork),
+        close: hasSession,
+        additionalDirectories: present(session.additionalDirectories),
+        other: otherKeys(session, SESSION_KEYS),
+      },
+      // `auth/logout` is required of every agent that lists auth methods.
+      logout: authMethods.length > 0 || present(auth.logout),
+      modes: false,
+      meta: result._meta,
+      raw: result,
+    };
+    return profile;
+  },
+
+  encodeLogin(methodId) {
+    return { methodId };
+  },
+
+  encodeMcpServers(servers, profile) {
+    return servers.flatMap((server): RawObject[] => {
+      const remote = remoteServer(server);
+      // v2 has no SSE transport.
+      if (remote) return remote.type === 'http' && profile.mcp.http ? [{ type: 'http', name: remote.name, url: remote.url, headers: pairs(remote.headers) }] : [];
+      if (!profile.mcp.stdio) return [];
+      const local = server as { name: string; command: string; args: string[]; env: Record<string, string> };
+      return [{ type: 'stdio', name: local.name, command: local.command, args: local.args, env: pairs(local.env) }];
+    });
+  },
+
+  encodeSetConfigOption(acpSessionId, configId, value) {
+    return { sessionId: acpSessionId, configId, type: typeof value === 'boolean' ? 'boolean' : 'id', value };
+  },
+
+  encodeResume({ acpSessionId, cwd, mcpServers, additionalDirectories, replay }) {
+    return {
+      sessionId: acpSessionId,
+      cwd,
+      mcpServers,
+      ...(additionalDirectories?.length ? { additionalDirectories } : {}),
+      ...(replay ? { replayFrom: { type: 'start' } } : {}),
+    };
+  },
+
+  decodeSession(result, acpSessionId) {
+    const events: SessionEventBody[] = [];
+    if (Array.isArray(result.availableCommands)) {
+      events.push({ kind: 'acp.update', update: { sessionUpdate: 'available_commands_update', availableCommands: commandsOf(result.availableCommands) } });
+    }
+    return {
+      acpSessionId: typeof result.sessionId === 'string' ? result.sessionId : (acpSessionId ?? null),
+      configOptions: Array.isArray(result.configOptions) ? configOptionsOf(result.configOptions) : null,
+      modes: null,
+      models: null,
+      events,
+    };
+  },
+
+  decodePromptResult(result) {
+    const raw = isObject(result) ? result : {};
+    return { kind: 'accepted', messageId: typeof raw.messageId === 'string' ? raw.messageId : null, meta: raw._meta };
+  },
+
+  decodePermissionRequest(raw, requestId) {
+    const title = typeof raw.title === 'string' ? raw.title : 'The agent asks for permission';
+    const description = typeof raw.description === 'string' ? raw.description : null;
+    const subject = isObject(raw.subject) ? raw.subject : null;
+    const decoded: DecodedPermission = { toolCall: { title }, options: optionsOf(raw.options), title, description, subject };
+    if (subject?.type === 'tool_call' && isObject(subject.toolCall)) {
+      decoded.toolCall = { title, ...toolPatch(subject.toolCall) };
+    } else if (subject?.type === 'command') {
+      // Attached to its tool call when the agent names one; the command itself is shown from `subject`.
+      decoded.toolCall =
+        typeof subject.toolCallId === 'string' ? { toolCallId: subject.toolCallId, title } : { toolCallId: `permission-${requestId}`, title, kind: 'execute' };
+    }
+    return decoded;
+  },
+
+  createDecoder(): UpdateDecoder {
+    return new V2Decoder();
+  },
+};
+
+/** v2 spells it `cancelled`; the app's tool statuses use `canceled`. */
+function toolPatch(update: RawObject): RawObject {
+  const patch: RawObject = { ...update };
+  delete patch.sessionUpdate;
+  if (patch.status === 'cancelled') patch.status = 'canceled';
+  return patch;
+}
+
+/** v2 names config options `configId`; the app (and v1) `id`. Unknown types are kept (the bar ignores them). */
+function configOptionsOf(options: unknown[]): RawObject[] {
+  return options.filter(isObject).map((option) => (typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : option));
+}
+
+/** v2 tags commands (`type: "command"`) and their input (`type: "text"`); v1 has the same shapes untagged. Unknown types stay raw. */
+function commandsOf(value: unknown): RawObject[] {
+  return (Array.isArray(value) ? value : []).filter(isObject).map((command) => {
+    if (command.type !== 'command') return command;
+    const { type: _type, ...rest } = command;
+    if (isObject(rest.input) && rest.input.type === 'text') {
+      const { type: _inputType, ...input } = rest.input;
+      rest.input = input;
+    }
+    return rest;
+  });
+}
+
+const NOTICE_LEVELS = new Set(['info', 'warning', 'error']);
+
+class V2Decoder implements UpdateDecoder {
+  /** Sessions whose last state was not idle: the next idle ends their turn. */
+  private busy = new Set<string>();
+  /** Per agent terminal, so a UTF-8 character split across chunks is decoded whole. */
+  private text = new Map<string, InstanceType<typeof TextDecoder>>();
+
+  decode(acpSessionId: string, update: RawObject): SessionEventBody[] {
+    const kind = typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '';
+    switch (kind) {
+      case 'available_commands_update':
+        return [{ kind: 'acp.update', update: { ...update, availableCommands: commandsOf(update.availableCommands) } }];
+      case 'agent_message_chunk':
+      case 'agent_thought_chunk':
+      case 'user_message_chunk':
+      case 'session_info_update':
+      case 'usage_update':
+        return [{ kind: 'acp.update', update }];
+      case 'agent_message':
+      case 'user_message':
+      case 'agent_thought': {
+        const role = kind === 'agent_message' ? 'agent' : kind === 'user_message' ? 'user' : 'thought';
+        const content = (Array.isArray(update.content) ? update.content : []).filter(isObject) as (RawObject & { type: string })[];
+        return [{ kind: 'message.upserted', role, messageId: String(update.messageId ?? ''), content }];
+      }
+      case 'tool_call_update':
+        return [{ kind: 'tool.patched', toolCallId: String(update.toolCallId ?? ''), patch: toolPatch(update) }];
+      case 'tool_call_content_chunk':
+        if (!isObject(update.content)) break;
+        return [{ kind: 'tool.contentAppended', toolCallId: String(update.toolCallId ?? ''), content: update.content }];
+      case 'config_option_update':
+        return [{ kind: 'acp.update', update: { ...update, configOptions: configOptionsOf(Array.isArray(update.configOptions) ? update.configOptions : []) } }];
+      case 'plan_update': {
+        const plan = isObject(update.plan) ? update.plan : {};
+        return [{ kind: 'plan.updated', planId: String(plan.planId ?? ''), plan }];
+      }
+      case 'state_update':
+        return [this.state(acpSessionId, update)];
+      case 'terminal_update':
+        return [this.terminal(update)];
+      case 'terminal_output_chunk': {
+        const terminalId = String(update.terminalId ?? '');
+        return [{ kind: 'terminal.output', terminalId, data: this.decodeBytes(terminalId, update.data, true) }];
+      }
+      case 'notice': {
+        const severity = typeof update.severity === 'string' && NOTICE_LEVELS.has(update.severity) ? (update.severity as 'info' | 'warning' | 'error') : 'info';
+        const title = typeof update.title === 'string' ? update.title : 'Notice';
+        const message = typeof update.description === 'string' && update.description ? `${title}: ${update.description}` : title;
+        return [{ kind: 'notice', level: severity, message }];
+      }
+    }
+    // Unknown (or not yet shown) kinds stay raw: the reducer shows them generically.
+    return [{ kind: 'acp.update', update }];
+  }
+
+  private state(acpSessionId: string, update: RawObject): SessionEventBody {
+    const state = typeof update.state === 'string' ? update.state : 'unknown';
+    let turnEnded = false;
+    if (state === 'idle') {
+      turnEnded = this.busy.delete(acpSessionId);
+    } else {
+      // running, requires_action, and unknown states: busy, never idle.
+      this.busy.add(acpSessionId);
+    }
+    const error = isObject(update.error) ? (update.error as { code?: number; message?: string; data?: unknown }) : null;
+    return {
+      kind: 'session.state',
+      state,
+      turnEnded,
+      ...(state === 'idle' ? { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null, error } : {}),
+      background: Array.isArray(update.background) ? update.background.filter(isObject) : null,
+      raw: update,
+    };
+  }
+
+  private terminal(update: RawObject): SessionEventBody {
+    const terminalId = String(update.terminalId ?? '');
+    const event: Extract<SessionEventBody, { kind: 'agentTerminal.updated' }> = { kind: 'agentTerminal.updated', terminalId, raw: update };
+    if ('command' in update) event.command = typeof update.command === 'string' ? update.command : null;
+    if ('cwd' in update) event.cwd = typeof update.cwd === 'string' ? update.cwd : null;
+    if ('output' in update) {
+      this.text.delete(terminalId);
+      event.output = isObject(update.output) ? this.decodeBytes(terminalId, update.output.data, false) : null;
+    }
+    if ('exitStatus' in update) {
+      const exit = isObject(update.exitStatus) ? update.exitStatus : null;
+      event.exitStatus = exit
+        ? { exitCode: typeof exit.exitCode === 'number' ? exit.exitCode : null, signal: typeof exit.signal === 'string' ? exit.signal : null }
+        : null;
+    }
+    if ('capabilities' in update) event.cancellable = isObject(update.capabilities) && present(update.capabilities.cancel);
+    return event;
+  }
+
+  private decodeBytes(terminalId: string, data: unknown, stream: boolean): string {
+    if (typeof data !== 'string') return '';
+    let decoder = this.text.get(terminalId);
+    if (!decoder) this.text.set(terminalId, (decoder = new TextDecoder('utf-8')));
+    return decoder.decode(Buffer.from(data, 'base64'), { stream });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Quirk: Codex's ACP adapter (`@zed-industries/codex-acp`) runs commands itself and shows them
+ * as a terminal content block for a terminal the client never created, naming it in
+ * `_meta.terminal_info: { terminal_id, cwd }`. The output streams in tool-call updates as
+ * `_meta.terminal_output_delta: { terminal_id, data }` (older versions: `terminal_output`), and
+ * the end as `_meta.terminal_exit: { terminal_id, exit_code, signal }`. The app turns these into
+ * its own terminal events, so the card shows the output live in the same xterm view as a
+ * terminal the app runs, with the exit code. The adapter sends them when the client declares
+ * `clientCapabilities._meta.terminal_output`.
+ */
+import type { RawObject, SessionEventBody } from '../../../src-shared/session/events';
+
+/** Added to `clientCapabilities._meta` at `initialize`. */
+export const TERMINAL_OUTPUT_CAPABILITY = { terminal_output: true } as const;
+
+/** Per session: agent-side terminals seen so far, and which tool call shows each. */
+export interface AgentTerminals {
+  open: Map<string, { toolCallId: string }>;
+  done: Set<string>;
+}
+
+export function newAgentTerminals(): AgentTerminals {
+  return { open: new Map(), done: new Set() };
+}
+
+const isObject = (value: unknown): value is RawObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The app events an update implies for agent-side terminals. `isClientTerminal` tells apart a
+ * terminal this app created (its own events already carry its output).
+ */
+export function agentTerminalEvents(update: RawObject, terminals: AgentTerminals, isClientTerminal: (terminalId: string) => boolean): SessionEventBody[] {
+  const kind = update.sessionUpdate;
+  if (kind !== 'tool_call' && kind !== 'tool_call_update') return [];
+  const meta = isObject(update._meta) ? update._meta : {};
+  const toolCallId = String(update.toolCallId ?? '');
+  const events: SessionEventBody[] = [];
+  const ensure = (terminalId: string, cwd?: unknown) => {
+    if (!terminalId || isClientTerminal(terminalId) || terminals.open.has(terminalId) || terminals.done.has(terminalId)) return;
+    terminals.open.set(terminalId, { toolCallId });
+    events.push({ kind: 'terminal.created', terminalId, command: commandOf(update), args: [], cwd: typeof cwd === 'string' ? cwd : null });
+  };
+  const info = isObject(meta.terminal_info) ? meta.terminal_info : null;
+  if (info) ensure(String(info.terminal_id ?? ''), info.cwd);
+  if (Array.isArray(update.content)) {
+    for (const block of update.content) if (isObject(block) && block.type === 'terminal' && meta !== undefined && hasTerminalMeta(meta)) ensure(String(block.terminalId ?? ''));
+  }
+  for (const key of ['terminal_output_delta', 'terminal_output']) {
+    const delta = meta[key];
+    if (!isObject(delta) || typeof delta.data !== 'string') continue;
+    const terminalId = String(delta.terminal_id ?? '');
+    ensure(terminalId);
+    if (terminals.open.has(terminalId) && delta.data) events.push({ kind: 'terminal.output', terminalId, data: delta.data });
+  }
+  const exit = isObject(meta.terminal_exit) ? meta.terminal_exit : null;
+  if (exit) {
+    const terminalId = String(exit.terminal_id ?? '');
+    ensure(terminalId);
+    if (terminals.open.delete(terminalId)) {
+      terminals.done.add(terminalId);
+      events.push({ kind: 'terminal.exited', terminalId, exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null, signal: typeof exit.signal === 'string' ? exit.signal : null });
+    }
+  }
+  // The call ended without an exit report (cancelled, or an older adapter): stop the spinner.
+  if (update.status === 'completed' || update.status === 'failed' || update.status === 'canceled' || update.status === 'cancelled') {
+    for (const [terminalId, open] of terminals.open) {
+      if (open.toolCallId !== toolCallId) continue;
+      terminals.open.delete(terminalId);
+      terminals.done.add(terminalId);
+      const code = isObject(update.rawOutput) && typeof update.rawOutput.exit_code === 'number' ? update.rawOutput.exit_code : null;
+      events.push({ kind: 'terminal.exited', terminalId, exitCode: code, signal: null });
+    }
+  }
+  return events;
+}
+
+function hasTerminalMeta(meta: RawObject): boolean {
+  return 'terminal_info' in meta || 'terminal_output_delta' in meta || 'terminal_output' in meta || 'terminal_exit' in meta;
+}
+
+/** What the terminal header shows: the command of the call's input, else its title. */
+function commandOf(update: RawObject): string {
+  const input = isObject(update.rawInput) ? update.rawInput : {};
+  const command = input.command;
+  if (Array.isArray(command)) {
+    // Codex wraps commands as ["bash", "-lc", "<line>"]: show the line.
+    const parts = command.map(String);
+    return parts.length === 3 && /(^|\/)(ba|z)?sh$/.test(parts[0]) && parts[1].startsWith('-') ? parts[2] : parts.join(' ');
+  }
+  if (typeof command === 'string') return command;
+  return typeof update.title === 'string' ? update.title : 'command';
+}

@@ -1,0 +1,27 @@
+/**
+ * Quirk: Gemini CLI (`@google/gemini-cli --experimental-acp` / `--acp`) sends each thought chunk
+ * as `**<subject>**\n<text>`; with an empty subject every chunk begins with `"****\n"`, which
+ * shows as raw asterisks (or a rule) in the thought. The marker is removed from thought chunks.
+ */
+import type { RawObject } from '../../../src-shared/session/events';
+
+export function isGemini(agentId: string): boolean {
+  return /gemini/i.test(agentId);
+}
+
+const EMPTY_SUBJECT = /^\*\*\*\*(\r?\n|$)/;
+
+export function stripThoughtMarker(update: RawObject): RawObject {
+  if (update.sessionUpdate !== 'agent_thought_chunk') return update;
+  const content = update.content as RawObject | undefined;
+  if (content?.type !== 'text' || typeof content.text !== 'string' || !EMPTY_SUBJECT.test(content.text)) return update;
+  return { ...update, content: { ...content, text: content.text.replace(EMPTY_SUBJECT, '') } };
+}
+
+/**
+ * Gemini CLI's "Use Gemini API key" method has no ACP type (so it would be a bare `agent`
+ * method whose `authenticate` fails without a key) and carries `_meta["api-key"]`. The key is
+ * the environment variable Gemini documents, `GEMINI_API_KEY`: the app asks for it like an
+ * `env_var` method (stored as a secret, the agent restarted with it), then calls `authenticate`.
+ */
+export const API_KEY_VARIABLES: Record<string, string> = { google: 'GEMINI_API_KEY', gemini: 'GEMINI_API_KEY' };

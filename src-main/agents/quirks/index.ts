@@ -1,0 +1,24 @@
+/**
+ * Per-agent fixes applied to a session update before it is recorded (one file per agent).
+ * Each returns the update to record (possibly cleaned) and any app events it implies.
+ */
+import type { RawObject, SessionEventBody } from '../../../src-shared/session/events';
+import { type AgentTerminals, agentTerminalEvents, newAgentTerminals } from './codexAcp';
+import { isGemini, stripThoughtMarker } from './geminiCli';
+
+const agentTerminals = new WeakMap<object, AgentTerminals>();
+
+/**
+ * `session` is any object that lives as long as the app session (it keys the quirk state);
+ * `isClientTerminal` says whether a terminal id is one this app created.
+ */
+export function applyUpdateQuirks(agentId: string, session: object, update: RawObject, isClientTerminal: (terminalId: string) => boolean): SessionEventBody[] {
+  const cleaned = isGemini(agentId) ? stripThoughtMarker(update) : update;
+  const body: SessionEventBody = { kind: 'acp.update', update: cleaned };
+  if (cleaned.sessionUpdate !== 'tool_call' && cleaned.sessionUpdate !== 'tool_call_update') return [body];
+  let terminals = agentTerminals.get(session);
+  if (!terminals) agentTerminals.set(session, (terminals = newAgentTerminals()));
+  const events = agentTerminalEvents(cleaned, terminals, isClientTerminal);
+  // The terminal exists before the card that shows it is recorded; its output follows.
+  return [...events.filter((e) => e.kind === 'terminal.created'), body, ...events.filter((e) => e.kind !== 'terminal.created')];
+}

@@ -1,0 +1,51 @@
+/**
+ * The two kinds of error the main process raises on purpose. Anything else that reaches a
+ * request's answer is a bug and is logged as one (see `log/mainLog.ts`).
+ */
+
+/**
+ * An error meant for the person: its message is shown as is (a request's answer, a notice, a
+ * transcript line), so it says what went wrong and what to do, never a stack. When it answers
+ * a request from the agent, `code` is the JSON-RPC code the agent gets (else the SDK's -32603).
+ */
+export class UserError extends Error {
+  override name = 'UserError';
+  constructor(
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A JSON-RPC error exchanged with an agent: its answer to one of our requests, or our answer to
+ * one of its requests. Code and data are kept so the log and the UI can show them.
+ */
+export class AcpError extends UserError {
+  override name = 'AcpError';
+  declare readonly code: number;
+  constructor(message: string, code: number, data?: unknown) {
+    super(message, code, data);
+  }
+}
+
+/** JSON-RPC codes the client answers agents with (ACP uses JSON-RPC 2.0's and its own). */
+export const AcpErrorCode = {
+  invalidParams: -32602,
+  internal: -32603,
+  resourceNotFound: -32002,
+  authRequired: -32000,
+} as const;
+
+/** The message of anything thrown, for a log line or an answer. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { SessionEvent, SessionEventKind } from '../../src-shared/session/events';
+
+/*
+ * What a line of a session log must look like to be folded: the fields the reducer relies on,
+ * with their types. Extra fields pass (a newer app may add some). A line that parses as JSON but
+ * has the wrong shape (`{"kind":"acp.update","update":null}`) is skipped and counted like a torn
+ * one, instead of throwing in the fold and making the session unopenable (issue 12, defect 7).
+ */
+
+const object = z.record(z.string(), z.unknown());
+const str = z.string();
+const optionalStr = z.string().nullish();
+const content = z.array(z.looseObject({ type: z.string() }));
+
+const bodies = {
+  'session.created': { agentId: str, agentName: str, cwd: str, title: optionalStr, acpSessionId: optionalStr, forkedFrom: optionalStr, continuedFrom: optionalStr },
+  'session.connected': { acpSessionId: str, how: str, configOptions: z.array(z.unknown()).nullish(), modes: object.nullish(), models: object.nullish(), capabilities: object.nullish(), agentInfo: object.nullish() },
+  'acp.update': { update: object },
+  'turn.started': { turnId: str, prompt: content },
+  'turn.ended': { turnId: str, stopReason: str, error: optionalStr, usage: object.nullish() },
+  'prompt.queued': { queueId: str, prompt: content },
+  'prompt.dequeued': { queueId: str },
+  'permission.requested': { requestId: str, toolCall: object, options: z.array(z.looseObject({ optionId: str, name: str, kind: str })) },
+  'permission.resolved': { requestId: str, optionId: z.string().nullable(), reason: optionalStr },
+  'elicitation.requested': { requestId: str, request: object },
+  'elicitation.resolved': { requestId: str, action: z.enum(['accept', 'decline', 'cancel']), content: object.optional() },
+  'elicitation.completed': { elicitationId: str },
+  'terminal.created': { terminalId: str, command: str, args: z.array(z.string()), cwd: optionalStr, interactive: z.boolean().optional() },
+  'terminal.output': { terminalId: str, data: str },
+  'terminal.exited': { terminalId: str, exitCode: z.number().nullable(), signal: z.string().nullable() },
+  'terminal.released': { terminalId: str },
+  'file.written': { path: str, oldText: z.string().nullable(), newText: str },
+  'config.options': { configOptions: z.array(z.unknown()) },
+  'mode.changed': { modeId: str },
+  'title.changed': { title: str, byPerson: z.boolean().optional() },
+  'session.bound': { acpSessionId: str, origin: str },
+  'acp.rejected': { method: str, params: object, error: object, note: optionalStr },
+  'auth.required': { methods: z.array(z.looseObject({ id: str, name: str, type: str })), message: optionalStr },
+  'auth.completed': { methodId: str },
+  'agent.exited': { code: z.number().nullable(), signal: z.string().nullable(), stderrTail: z.array(z.string()) },
+  notice: { level: z.enum(['info', 'warning', 'error']), message: str },
+  'session.readonly': { reason: str },
+  'message.upserted': { role: str, messageId: str, content },
+  'tool.patched': { toolCallId: str, patch: object },
+  'tool.contentAppended': { toolCallId: str, content: object },
+  'plan.updated': { planId: str, plan: object },
+  'agentTerminal.updated': { terminalId: str, raw: object },
+  'session.state': { state: str, turnEnded: z.boolean(), raw: object },
+} satisfies Record<Exclude<SessionEventKind, `_${string}`>, z.ZodRawShape>;
+
+const base = z.looseObject({ sessionId: str, seq: z.number().int().nonnegative(), ts: z.number(), kind: str });
+const byKind = new Map<string, z.ZodType>(Object.entries(bodies).map(([kind, shape]) => [kind, z.looseObject(shape)]));
+
+/** The event, or null when the line has the wrong shape. Unknown kinds pass (shown raw by the reducer). */
+export function validEvent(value: unknown): SessionEvent | null {
+  if (!base.safeParse(value).success) return null;
+  const schema = byKind.get((value as { kind: string }).kind);
+  if (schema && !schema.safeParse(value).success) return null;
+  return value as SessionEvent;
+}

@@ -1,0 +1,4 @@
+import { bridge } from '../../bridge';
+import { run } from '../../store';
+
+export const restartAgent = (agentId: string) => void run(bridge.request('agent.restart', { agentId }));

@@ -1,0 +1,26 @@
+import type { PendingPermission } from '../../../src-shared/session/state';
+import { UnknownBox } from '../../ui/UnknownBox';
+
+/**
+ * What a permission request approves, when the agent says it (ACP v2 `subject`): the exact
+ * command and folder for a command, the tool call itself (already the card around it), or a
+ * future / `_` subject shown raw. Plus the agent's explanation.
+ */
+export function PermissionSubject({ permission }: { permission: PendingPermission }) {
+  const subject = permission.subject;
+  return (
+    <>
+      {permission.description && <p className="permission-description">{permission.description}</p>}
+      {subject?.type === 'command' && (
+        <div className="permission-subject">
+          <pre className="tool-command" aria-label="Command to run">
+            <span aria-hidden="true">$ </span>
+            {String(subject.command ?? '')}
+          </pre>
+          {typeof subject.cwd === 'string' && <p className="muted small">in {subject.cwd}</p>}
+        </div>
+      )}
+      {subject && subject.type !== 'command' && subject.type !== 'tool_call' && <UnknownBox label={`permission subject ${String(subject.type)}`} raw={subject} />}
+    </>
+  );
+}

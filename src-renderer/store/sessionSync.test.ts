@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import type { SessionEvent } from '../../src-shared/session/events';
+import type { SessionState } from '../../src-shared/session/state';
+import { createAppliedEvents, type AppliedHow } from './appliedEvents';
+import { createSessionSync } from './sessionSync';
+
+/** The log main keeps: one agent message chunk per seq after the creation event. */
+const log: SessionEvent[] = [
+  { kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w', sessionId: 's', seq: 1, ts: 1 },
+  ...Array.from({ length: 11 }, (_, i): SessionEvent => ({
+    kind: 'acp.update',
+    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i + 2} ` } },
+    sessionId: 's',
+    seq: i + 2,
+    ts: i + 2,
+  })),
+];
+const range = (from: number, to: number) => log.filter((e) => e.seq >= from && e.seq <= to);
+
+function setup() {
+  const store = createStore<{ sessions: Record<string, SessionState> }>()(() => ({ sessions: {} }));
+  const fetches: { afterSeq: number; resolve(events: SessionEvent[]): void }[] = [];
+  const applied: { how: AppliedHow; seqs: number[] }[] = [];
+  const bus = createAppliedEvents();
+  bus.subscribe((_id, events, how) => applied.push({ how, seqs: events.map((e) => e.seq) }));
+  let updates = 0;
+  store.subscribe(() => updates++);
+  const sync = createSessionSync({
+    store,
+    applied: bus,
+    onError: (error) => {
+      throw error;
+    },
+    fetchEvents: (_sessionId, afterSeq) => new Promise((resolve) => fetches.push({ afterSeq, resolve })),
+  });
+  const text = () => {
+    const entry = store.getState().sessions.s?.entries.at(-1);
+    return entry?.kind === 'agent' ? entry.text : '';
+  };
+  /** Answers the oldest waiting fetch from the log and lets its continuation run. */
+  const answer = async () => {
+    const fetch = fetches.shift()!;
+    fetch.resolve(log.filter((e) => e.seq > fetch.afterSeq && e.seq <= 8));
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { store, sync, fetches, applied, text, answer, updates: () => updates };
+}
+
+describe('the store keeps each session equal to the fold of its log', () => {
+  it('applies a streamed batch with one state update', async () => {
+    const t = setup();
+    void t.sync.load('s');
+    await t.answer();
+    const before = t.updates();
+    t.sync.apply('s', range(9, 12));
+    expect(t.updates() - before).toBe(1);
+    expect(t.text()).toBe('2 3 4 5 6 7 8 9 10 11 12 ');
+    expect(t.applied.at(-1)).toEqual({ how: 'live', seqs: [9, 10, 11, 12] });
+  });
+
+  it('a batch whose seq skips ahead refetches the missing events from the log', async () => {
+    const t = setup();
+    void t.sync.load('s');
+    await t.answer();
+    t.sync.apply('s', range(1, 4)); // already there: nothing new
+    expect(t.applied.map((a) => a.how)).toEqual(['load']);
+    const before = t.store.getState().sessions.s;
+    t.sync.apply('s', range(11, 12)); // 9 and 10 were missed
+    expect(t.store.getState().sessions.s).toBe(before); // not applied over a gap
+    expect(t.fetches.map((f) => f.afterSeq)).toEqual([8]);
+    const fetch = t.fetches.shift()!;
+    fetch.resolve(range(9, 12));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(t.store.getState().sessions.s.lastSeq).toBe(12);
+    expect(t.text()).toBe('2 3 4 5 6 7 8 9 10 11 12 ');
+    expect(t.applied.at(-1)).toEqual({ how: 'catch-up', seqs: [9, 10, 11, 12] });
+  });
+
+  it('events arriving while a fetch is in flight are applied after it, in order, each once', async () => {
+    const t = setup();
+    void t.sync.load('s');
+    // While the log is on its way: a repeat of what the log holds, then new events in two batches.
+    t.sync.apply('s', range(7, 9));
+    t.sync.apply('s', range(10, 11));
+    expect(t.store.getState().sessions.s).toBeUndefined();
+    expect(t.fetches).toHaveLength(1); // one fetch, not one per batch
+    await t.answer(); // the log up to 8
+    expect(t.store.getState().sessions.s.lastSeq).toBe(11);
+    expect(t.text()).toBe('2 3 4 5 6 7 8 9 10 11 ');
+    expect(t.applied).toEqual([
+      { how: 'load', seqs: [1, 2, 3, 4, 5, 6, 7, 8] },
+      { how: 'live', seqs: [9, 10, 11] },
+    ]);
+  });
+
+  it('held events that still leave a gap after the fetch are fetched too', async () => {
+    const t = setup();
+    void t.sync.load('s');
+    t.sync.apply('s', range(11, 12)); // 9 and 10 never came live
+    await t.answer(); // the log up to 8
+    expect(t.fetches.map((f) => f.afterSeq)).toEqual([8]);
+    t.fetches.shift()!.resolve(range(9, 12));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(t.text()).toBe('2 3 4 5 6 7 8 9 10 11 12 ');
+    expect(t.applied.flatMap((a) => a.seqs)).toEqual(range(1, 12).map((e) => e.seq));
+  });
+
+  it('a batch for a session not loaded yet loads its whole log', async () => {
+    const t = setup();
+    t.sync.apply('s', range(5, 6));
+    expect(t.fetches.map((f) => f.afterSeq)).toEqual([0]);
+    await t.answer();
+    expect(t.store.getState().sessions.s.lastSeq).toBe(8);
+  });
+});

@@ -1,0 +1,41 @@
+import { bridge } from '../bridge';
+import { createSessionSync } from './sessionSync';
+import { appliedEvents, useStore } from './store';
+import { publishTerminalOutput } from './terminalBus';
+
+/** Session states follow main's logs (see sessionSync.ts); created once per window by `startStore`. */
+export const sessionSync = createSessionSync({
+  store: useStore,
+  fetchEvents: async (sessionId, afterSeq) => (await bridge.request('session.events', { sessionId, afterSeq })).events,
+  applied: appliedEvents,
+  onError: (error) => useStore.getState().showToast(error.message),
+});
+
+let started = false;
+/** Subscribes the store to main's events and loads the initial state. */
+export function startStore(): void {
+  if (started) return;
+  started = true;
+  // Terminal output goes to xterm straight from the applied events; a whole log read at load
+  // is already in the state a terminal view writes when it mounts.
+  appliedEvents.subscribe((sessionId, events, how) => {
+    if (how !== 'load') publishTerminalOutput(sessionId, events);
+  });
+  bridge.on('app.state', (app) => {
+    useStore.setState({ app });
+    for (const id of app.tabs.open) if (!useStore.getState().sessions[id]) void sessionSync.load(id);
+  });
+  bridge.on('session.events', ({ sessionId, events }) => sessionSync.apply(sessionId, events));
+  bridge.on('registry.catalog', (catalog) => useStore.setState({ catalog }));
+  bridge.on('install.progress', (progress) => useStore.setState((s) => ({ installProgress: { ...s.installProgress, [progress.agentId]: progress } })));
+  bridge.onConnection((connection) => {
+    useStore.setState({ connection });
+    if (connection !== 'open') return;
+    // (Re)connected: refresh the app state and catch every loaded session up from its log.
+    void bridge.request('app.state', {}).then((app) => {
+      useStore.setState({ app });
+      const sessions = useStore.getState().sessions;
+      for (const id of app.tabs.open) void sessionSync.load(id, sessions[id]?.lastSeq ?? 0);
+    });
+  });
+}

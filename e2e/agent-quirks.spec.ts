@@ -102,3 +102,38 @@ test.describe('Gemini and sign-in', () => {
     expect(problems).toEqual([]);
   });
 });
+
+test.describe('the Review panel agrees with the disk', () => {
+  test('Copilot/OpenCode snippet diffs are hunks of the file; Qwen’s new file counts once, as new', async ({ page, host, problems }) => {
+    writeFileSync(join(host.workspace, 'hello.txt'), 'say hello\nand goodbye\n');
+    await openApp(page, host);
+    await startSession(page, 'Fixture Agent', host.workspace);
+    test.setTimeout(120_000);
+    await send(page, 'snippetedit');
+    await expect(transcript(page).getByText('Edited with a snippet diff.')).toBeVisible();
+    await waitIdle(page);
+    await send(page, 'qwennew');
+    await expect(transcript(page).getByText('Created the file.')).toBeVisible();
+    const panel = page.getByRole('complementary', { name: 'Side panel' });
+    await panel.getByRole('tab', { name: 'Review' }).click();
+    const files = panel.getByRole('list', { name: 'Changed files' });
+    await expect(files.getByRole('button')).toHaveCount(2);
+    const qwen = files.getByRole('button', { name: /qwen-new\.md/ });
+    await expect(qwen).toContainText('new');
+    await expect(qwen).not.toContainText('change');
+    const hello = files.getByRole('button', { name: /hello\.txt/ });
+    await expect(hello).toContainText('1 change');
+    await hello.click();
+    const diff = panel.getByRole('group', { name: /Diff of .*hello\.txt/ });
+    // The whole file, as on disk: the unchanged line is there, and one line changed.
+    await expect(diff.locator('.monaco-editor .view-lines').last()).toContainText('and goodbye');
+    await expect(diff.locator('.monaco-editor .view-lines').last()).toContainText('say HELLO');
+    await expect(diff.getByLabel(/^1 lines? added, 1 removed/)).toBeVisible();
+    await shot(page, 'quirks-review-snippet');
+    await qwen.click();
+    const created = panel.getByRole('group', { name: /Diff of .*qwen-new\.md/ });
+    await expect(created.getByText('new file', { exact: true }).first()).toBeVisible();
+    await expect(created.getByLabel(/^2 lines added, 0 removed/)).toBeVisible();
+    expect(problems).toEqual([]);
+  });
+});

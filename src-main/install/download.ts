@@ -5,7 +5,7 @@ import { describeFetchError } from '../registry/registryClient';
 export class InstallError extends Error {
   constructor(
     message: string,
-    readonly reason: 'cancelled' | 'http' | 'network' | 'truncated' | 'disk' | 'archive' | 'unsafe' | 'platform' | 'runtime' | 'npm' | 'verify' | 'other' = 'other',
+    readonly reason: 'cancelled' | 'engines' | 'http' | 'network' | 'truncated' | 'disk' | 'archive' | 'unsafe' | 'platform' | 'runtime' | 'npm' | 'verify' | 'other' = 'other',
   ) {
     super(message);
   }

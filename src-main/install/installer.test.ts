@@ -211,6 +211,27 @@ describe('npx installs', () => {
 
   it('shows npm’s error output when the package does not exist', () => expectFailure('bad-npx', /npm install acp-no-such-package@1\.0\.0 failed \(exit code \d+\):\n.*(404|E404)/s), 120_000);
 
+  it('a pinned version npm no longer serves: installs the newest of the same line, and says so', async () => {
+    const { installer } = makeInstaller();
+    const stale = { ...agent('fixture-npx'), version: '1.1.9', distribution: { npx: { package: 'acp-fixture-agent@1.1.9' } } } as RegistryAgent;
+    const installed = await installer.install(stale);
+    expect(installed.manifest.source).toBe('acp-fixture-agent@1.2.0');
+    expect(JSON.parse(readFileSync(join(installed.dir, 'node_modules', 'acp-fixture-agent', 'package.json'), 'utf8')).version).toBe('1.2.0');
+    expect(installer.lastError('fixture-npx')).toBeNull();
+  }, 120_000);
+
+  it('an `engines` mismatch is a warning the person can install past, not a wall', async () => {
+    const { installer, progress } = makeInstaller();
+    const needs99 = { ...agent('fixture-npx'), version: '3.0.0', distribution: { npx: { package: 'acp-fixture-agent@3.0.0' } } } as RegistryAgent;
+    await expect(installer.install(needs99)).rejects.toThrow(/declares Node\.js >=99; this machine has .*“Install anyway”/);
+    expect(installer.lastErrorReason('fixture-npx')).toBe('engines');
+    const installed = await installer.install(needs99, undefined, { ignoreEngines: true });
+    expect(installed.manifest.source).toBe('acp-fixture-agent@3.0.0');
+    expect(progress.at(-1)).toMatchObject({ phase: 'done', message: expect.stringMatching(/declares Node\.js >=99 and runs with this machine's/) });
+    // It does run on this Node.js: it answers initialize.
+    expect((await probeAgent(installer.launchSpec(installed), 15_000)).agentName).toMatch(/fixture/);
+  }, 120_000);
+
   it('says clearly when Node.js is missing', async () => {
     const { installer, leftovers } = makeInstaller({ env: { PATH: '/nonexistent' } });
     await expect(installer.install(agent('fixture-npx'))).rejects.toThrow(/Node\.js was not found on this machine/);

@@ -16,6 +16,7 @@ import type { LaunchSpec } from '../agents/agentProcess';
 import { writeFileAtomic } from '../store/jsonFile';
 import { cancelled, describeFsError, download, formatBytes, InstallError } from './download';
 import { checkEntryPath, extractArchive, looksLikeArchiveUrl, sniffArchive } from './extract';
+import { fallbackVersion, isMissingVersion, npmErrorText, parseVersionList } from './npmVersions';
 import { probeAgent } from './probe';
 import { detectNode, detectUv, findOnPath, findTool, pathWith, runTool } from './runtimes';
 import { installNodeRuntime, installUvRuntime, managedNodeDirs, managedUvDirs, type RuntimeName } from './runtimeInstaller';
@@ -83,6 +84,12 @@ interface Operation {
   action: InstallProgress['action'];
   controller: AbortController;
   progress: InstallProgress;
+  /** "Install anyway": a Node.js older than the package's `engines` is a warning, not a refusal. */
+  ignoreEngines?: boolean;
+  /** The package spec npm installed when it differs from the catalog's (a missing pinned version). */
+  installedSpec?: string;
+  /** Said when the install is done (the substituted version, the Node.js warning). */
+  notes: string[];
 }
 
 export class Installer {
@@ -91,6 +98,7 @@ export class Installer {
   readonly target: PlatformTarget | null;
   private operations = new Map<string, Operation>();
   private lastErrors = new Map<string, string>();
+  private lastErrorReasons = new Map<string, string>();
 
   constructor(private readonly options: InstallerOptions) {
     this.agentsDir = join(options.dataDir, 'agents');
@@ -236,6 +244,11 @@ export class Installer {
     return this.lastErrors.get(agentId) ?? null;
   }
 
+  /** Why the last install failed (`engines`: the person may install anyway). */
+  lastErrorReason(agentId: string): string | null {
+    return this.lastErrorReasons.get(agentId) ?? null;
+  }
+
   /**
    * Removes leftovers of interrupted work and versions no longer in use (best effort). Only
    * what is older than `minAgeMs`: another app process on the same data folder (the desktop
@@ -281,9 +294,11 @@ export class Installer {
       action,
       controller: new AbortController(),
       progress: { agentId, action, phase: 'resolving', bytes: 0, total: null, bytesPerSecond: 0, message: 'Starting…' },
+      notes: [],
     };
     this.operations.set(agentId, operation);
     this.lastErrors.delete(agentId);
+    this.lastErrorReasons.delete(agentId);
     return operation;
   }
 
@@ -298,6 +313,7 @@ export class Installer {
     const isCancel = operation.controller.signal.aborted || (error instanceof InstallError && error.reason === 'cancelled');
     const message = isCancel ? `Cancelled: nothing was changed.` : (error as Error).message;
     if (!isCancel) this.lastErrors.set(operation.progress.agentId, message);
+    if (!isCancel && error instanceof InstallError) this.lastErrorReasons.set(operation.progress.agentId, error.reason);
     this.report(operation, { phase: isCancel ? 'cancelled' : 'failed', message });
     throw isCancel ? cancelled() : error instanceof InstallError ? error : new InstallError(message);
   }
@@ -311,12 +327,13 @@ export class Installer {
   }
 
   /** Installs the registry version of an agent and makes it current. */
-  async install(agent: RegistryAgent, preferred?: DistributionKind): Promise<InstalledAgent> {
+  async install(agent: RegistryAgent, preferred?: DistributionKind, options: { ignoreEngines?: boolean } = {}): Promise<InstalledAgent> {
     const operation = this.begin(agent.id, 'install');
+    operation.ignoreEngines = options.ignoreEngines === true;
     try {
       const installed = await this.installVersion(agent, preferred, operation);
       this.switchTo(agent.id, installed.manifest.version);
-      this.report(operation, { phase: 'done', message: `${agent.name} ${installed.manifest.version} is installed.` });
+      this.report(operation, { phase: 'done', message: [`${agent.name} ${installed.manifest.version} is installed.`, ...operation.notes].join(' ') });
       this.finish(operation, null);
       this.cleanupOldVersions(agent.id, installed.manifest.version);
       return installed;
@@ -457,8 +474,8 @@ export class Installer {
         source = distribution.spec.archive;
         run = await this.installBinary(agent, distribution.spec.archive, distribution.spec.cmd, work, payload, operation);
       } else if (distribution.kind === 'npx') {
-        source = distribution.spec.package;
         run = await this.installNpm(agent, distribution.spec.package, payload, operation);
+        source = operation.installedSpec ?? distribution.spec.package;
       } else {
         source = distribution.spec.package;
         run = await this.installUvx(agent, distribution.spec.package, operation);
@@ -553,29 +570,46 @@ export class Installer {
     const { name } = parsePackageSpec(spec);
     // A private package.json keeps npm from walking up to a project the data folder may be inside.
     writeFileSync(join(payload, 'package.json'), JSON.stringify({ name: `acp-agent-${agent.id}`, private: true, description: `${agent.name} for ACP Desktop` }, null, 2));
-    this.report(operation, { phase: 'installing', message: `npm install ${spec} (npm ${runtime.npmVersion}, Node.js ${runtime.version})…` });
-    let result;
-    try {
-      const npmPath = pathWith(runtime.node ?? runtime.npm, this.env);
-      result = await runTool(
-        runtime.npm,
-        ['install', '--prefix', payload, '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error', '--no-update-notifier', spec],
-        {
+    const npmPath = pathWith(runtime.node ?? runtime.npm, this.env);
+    const npmEnv = { ...this.env, ...(npmPath ? { PATH: npmPath } : {}), npm_config_update_notifier: 'false' };
+    const npm = async (args: string[], quiet = false) => {
+      try {
+        return await runTool(runtime.npm!, args, {
           cwd: payload,
-          env: { ...this.env, ...(npmPath ? { PATH: npmPath } : {}), npm_config_update_notifier: 'false' },
+          env: npmEnv,
           signal,
           timeoutMs: this.options.npmTimeoutMs ?? 15 * 60_000,
-          onLine: (line) => this.report(operation, { phase: 'installing', message: `npm: ${line.slice(0, 200)}` }),
-        },
-      );
-    } catch (error) {
-      throw new InstallError(`npm could not be started (${runtime.npm}): ${(error as Error).message}`, 'npm');
-    }
+          onLine: quiet ? undefined : (line) => this.report(operation, { phase: 'installing', message: `npm: ${line.slice(0, 200)}` }),
+        });
+      } catch (error) {
+        throw new InstallError(`npm could not be started (${runtime.npm}): ${(error as Error).message}`, 'npm');
+      }
+    };
+    const install = (packageSpec: string) => {
+      this.report(operation, { phase: 'installing', message: `npm install ${packageSpec} (npm ${runtime.npmVersion}, Node.js ${runtime.version})…` });
+      return npm(['install', '--prefix', payload, '--no-audit', '--no-fund', '--omit=dev', '--loglevel=error', '--no-update-notifier', packageSpec]);
+    };
+    let result = await install(spec);
     if (signal.aborted) throw cancelled();
+    let output = result.code === 0 ? '' : npmErrorText(result.stderr.trim() || result.stdout.trim());
+    const pinned = parsePackageSpec(spec).version;
+    if (result.code !== 0 && pinned && isMissingVersion(output)) {
+      // The catalog pins a version npm no longer serves: offer the newest one of the same package.
+      const view = await npm(['view', name, 'versions', '--json'], true);
+      const fallback = view.code === 0 ? fallbackVersion(pinned, parseVersionList(view.stdout)) : null;
+      if (fallback) {
+        const note = `${name}@${pinned} (the catalog's version) is no longer on npm; installed ${fallback.version} instead, the newest ${fallback.sameLine ? `release of the same line (^${pinned})` : 'release'}.`;
+        this.report(operation, { phase: 'installing', message: note });
+        operation.installedSpec = `${name}@${fallback.version}`;
+        operation.notes.push(note);
+        result = await install(operation.installedSpec);
+        if (signal.aborted) throw cancelled();
+        output = result.code === 0 ? '' : npmErrorText(result.stderr.trim() || result.stdout.trim());
+      }
+    }
     if (result.code !== 0) {
-      const output = (result.stderr.trim() || result.stdout.trim()).split(/\r?\n/).filter((line) => !/Unknown user config/.test(line)).slice(-15).join('\n');
       if (/ENOSPC/.test(output)) throw new InstallError(`Not enough disk space to install ${spec} (npm: ENOSPC).`, 'disk');
-      throw new InstallError(`npm install ${spec} failed${result.code !== null ? ` (exit code ${result.code})` : result.signal ? ` (${result.signal})` : ''}:\n${output}`, 'npm');
+      throw new InstallError(`npm install ${operation.installedSpec ?? spec} failed${result.code !== null ? ` (exit code ${result.code})` : result.signal ? ` (${result.signal})` : ''}:\n${output}`, 'npm');
     }
     const packageDir = join(payload, 'node_modules', ...name.split('/'));
     let pkg: { bin?: string | Record<string, string>; engines?: { node?: string }; version?: string };
@@ -585,8 +619,22 @@ export class Installer {
       throw new InstallError(`npm reported success but ${name} is not in ${packageDir}.`, 'npm');
     }
     const range = pkg.engines?.node;
+    let node = runtime.node ?? undefined;
     if (range && runtime.version && semver.validRange(range) && !semver.satisfies(runtime.version, range)) {
-      throw new InstallError(`${agent.name} needs Node.js ${range}; this machine has ${runtime.version} (${runtime.node}). Update Node.js, then try again.`, 'runtime');
+      // npm only warns about `engines`, and agents often run fine on an older Node.js: a
+      // warning the person can install past, or the app's own downloaded Node.js if it fits.
+      const own = await this.managedNodeFor(range);
+      if (own) {
+        node = own.node;
+        operation.notes.push(`It runs with the app's Node.js ${own.version} (it declares Node.js ${range}; this machine has ${runtime.version}).`);
+      } else if (operation.ignoreEngines) {
+        operation.notes.push(`It declares Node.js ${range} and runs with this machine's ${runtime.version}; if it misbehaves, download Node.js for the app and reinstall.`);
+      } else {
+        throw new InstallError(
+          `${agent.name}${pkg.version ? ` ${pkg.version}` : ''} declares Node.js ${range}; this machine has ${runtime.version} (${runtime.node}). npm installs it anyway and it often runs: choose “Install anyway”, or download Node.js for the app and install again.`,
+          'engines',
+        );
+      }
     }
     const unscoped = name.split('/').pop() ?? name;
     const bins: Record<string, string> = typeof pkg.bin === 'string' ? { [unscoped]: pkg.bin } : (pkg.bin ?? {});
@@ -596,9 +644,21 @@ export class Installer {
     const checked = checkEntryPath(binPath.replace(/^\.\//, ''));
     if ('error' in checked) throw new InstallError(`The npm package ${name} names an unsafe executable "${binPath}".`, 'unsafe');
     const script = join('node_modules', ...name.split('/'), ...checked.path.split('/'));
-    if (isNodeScript(join(payload, script))) return { type: 'node', script: script.split(sep).join('/'), node: runtime.node ?? undefined };
+    if (isNodeScript(join(payload, script))) return { type: 'node', script: script.split(sep).join('/'), node };
     const shim = join('node_modules', '.bin', (this.options.platform ?? process.platform) === 'win32' ? `${binName}.cmd` : binName);
     return { type: 'bin', path: shim.split(sep).join('/') };
+  }
+
+  /** The app's own downloaded Node.js, when it satisfies `range`. */
+  private async managedNodeFor(range: string): Promise<{ node: string; version: string } | null> {
+    for (const dir of managedNodeDirs(this.options.dataDir, this.platform)) {
+      const node = findOnPath('node', { PATH: dir, PATHEXT: this.env.PATHEXT });
+      if (!node) continue;
+      const result = await runTool(node, ['--version'], { timeoutMs: 10_000 }).catch(() => null);
+      const version = semver.clean(result?.stdout.trim() ?? '');
+      if (version && semver.satisfies(version, range)) return { node, version };
+    }
+    return null;
   }
 
   private async installUvx(agent: RegistryAgent, spec: string, operation: Operation): Promise<RunSpec> {

@@ -7,7 +7,7 @@ export function registryHandlers(registry: RegistryService): Pick<Handlers, keyo
   return {
     'registry.list': () => registry.list(),
     'registry.refresh': () => registry.refresh(),
-    'agent.install': ({ agentId, distribution }) => registry.install(agentId, distribution),
+    'agent.install': ({ agentId, distribution, ignoreEngines }) => registry.install(agentId, distribution, ignoreEngines),
     'agent.cancelInstall': async ({ agentId }) => registry.cancel(agentId),
     'agent.update': ({ agentId }) => registry.update(agentId),
     'agent.uninstall': ({ agentId }) => registry.uninstall(agentId),

@@ -182,6 +182,7 @@ export class RegistryService {
       updateAvailable: Boolean(info && inRegistry && isNewer(agent.version, info.version)),
       busy: this.installer.busy(agent.id),
       lastError: this.installer.lastError(agent.id),
+      lastErrorReason: this.installer.lastErrorReason(agent.id),
     };
   }
 
@@ -203,12 +204,12 @@ export class RegistryService {
     }
   }
 
-  async install(agentId: string, distribution?: DistributionKind): Promise<{ version: string }> {
+  async install(agentId: string, distribution?: DistributionKind, ignoreEngines?: boolean): Promise<{ version: string }> {
     const agent = this.entry(agentId);
     if (this.deps.settings().agents.some((custom) => custom.id === agentId)) {
       throw new InstallError(`A custom agent in settings.json already uses the id "${agentId}"; rename it first.`);
     }
-    const installed = await this.run(agentId, () => this.installer.install(agent, distribution));
+    const installed = await this.run(agentId, () => this.installer.install(agent, distribution, { ignoreEngines }));
     this.deps.agentInstalled(agentId);
     return { version: installed.manifest.version };
   }

@@ -58,6 +58,8 @@ export interface CatalogAgent {
   busy: InstallProgress | null;
   /** The last install/update failure for this agent, until the next attempt. */
   lastError: string | null;
+  /** Why it failed: `engines` (its Node.js requirement) can be installed past ("Install anyway"). */
+  lastErrorReason?: string | null;
 }
 
 export interface Catalog {
@@ -104,7 +106,7 @@ export const registryRequests = {
   ),
   'registry.refresh': request<Catalog>()(z.object({}).strict(), 'Ask the registry for a newer index now (conditional request).'),
   'agent.install': request<{ version: string }>()(
-    z.object({ agentId: agentIdSchema, distribution: distribution.optional() }).strict(),
+    z.object({ agentId: agentIdSchema, distribution: distribution.optional(), ignoreEngines: z.boolean().optional() }).strict(),
     'Install a registry agent for this platform (progress arrives as install.progress).',
   ),
   'agent.cancelInstall': request<{ ok: true }>()(

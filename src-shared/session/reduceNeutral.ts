@@ -187,7 +187,15 @@ function applyState(state: SessionState, event: Extract<NeutralEvent, { kind: 's
     // The same transition as `turn.ended` from v1's prompt answer.
     const stopReason = event.stopReason ?? 'end_turn';
     const error = event.error ? String(event.error.message ?? `error ${String(event.error.code)}`) : undefined;
+    // Tool calls the agent lists as background work keep running past the turn: not settled.
+    const background = new Map<number, ToolCallEntry>();
+    for (const work of event.background ?? []) {
+      const index = work.type === 'tool_call' && typeof work.toolCallId === 'string' ? state.toolIndex[work.toolCallId] : undefined;
+      if (index !== undefined && state.entries[index]?.kind === 'tool') background.set(index, state.entries[index] as ToolCallEntry);
+    }
     helpers.settle(state, stopReason === 'cancelled' ? 'canceled' : 'completed');
+    for (const [index, entry] of background) state.entries[index] = entry;
+    if (background.size) state.openToolFrom = Math.min(state.openToolFrom ?? 0, ...background.keys());
     state.currentTurnId = null;
     state.status = state.permissions.length || state.elicitations.length ? 'waiting' : error ? 'error' : 'idle';
     state.entries.push({ kind: 'stop', id: entryId(state, event.seq), stopReason, error });

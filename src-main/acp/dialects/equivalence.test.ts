@@ -130,3 +130,20 @@ describe('one internal model for v1 and v2', () => {
     expect(at(resumed + 1)).toBe('running');
   });
 });
+
+describe('turn end and background work (v2)', () => {
+  it('a tool call listed as background work keeps running past the turn; others are settled as in v1', () => {
+    const events = record(v2, [
+      ...start(2),
+      { update: { sessionUpdate: 'state_update', state: 'running' } },
+      { update: { sessionUpdate: 'tool_call_update', toolCallId: 'bg', title: 'Watch', status: 'in_progress' } },
+      { update: { sessionUpdate: 'tool_call_update', toolCallId: 'fg', title: 'Left open', status: 'in_progress' } },
+      { update: { sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn', background: [{ type: 'tool_call', toolCallId: 'bg' }] } },
+    ]);
+    const state = reduceSession(undefined, events);
+    const status = (id: string) => (state.entries[state.toolIndex[id]] as { status: string }).status;
+    expect(status('bg')).toBe('in_progress');
+    expect(status('fg')).toBe('canceled');
+    expect(state.background).toEqual([{ type: 'tool_call', toolCallId: 'bg' }]);
+  });
+});

@@ -7,6 +7,7 @@ import { FileViewer } from '../diff/FileViewer';
 import { PlanView } from '../plan/PlanView';
 import { TerminalView } from '../terminal/TerminalView';
 import { changedFiles } from './changedFiles';
+import { useDiskTexts } from './useDiskTexts';
 
 const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals', review: 'Review', file: 'File' };
 
@@ -99,7 +100,9 @@ function ReviewView({ sessionId }: { sessionId: string }) {
   const entries = useStore((s) => s.sessions[sessionId]?.entries);
   const files = useStore((s) => s.sessions[sessionId]?.files);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);
-  const list = useMemo(() => (entries && files ? changedFiles({ entries, files }) : []), [entries, files]);
+  const sent = useMemo(() => (entries && files ? changedFiles({ entries, files }) : []), [entries, files]);
+  const disk = useDiskTexts(sessionId, sent);
+  const list = useMemo(() => (entries && files ? changedFiles({ entries, files }, disk) : []), [entries, files, disk]);
   const current = list.find((f) => f.path === selected) ?? list[0];
   return (
     <div className="review-view">

@@ -12,21 +12,48 @@ const tool = (id: string, status: string, content: Record<string, unknown>[]): T
   content,
   locations: [],
 });
+const write = (id: string, path: string, oldText: string | null, newText: string): TranscriptEntry => ({ kind: 'file', id, path, oldText, newText });
 
-describe('changedFiles', () => {
+describe('changedFiles (the Review panel)', () => {
   it('lists each file once, from the first old text to the latest new text; skips failed calls', () => {
     const entries: TranscriptEntry[] = [
       tool('a', 'completed', [{ type: 'diff', path: '/w/a.ts', oldText: 'one', newText: 'two' }]),
       tool('b', 'failed', [{ type: 'diff', path: '/w/b.ts', oldText: 'x', newText: 'y' }]),
       tool('c', 'completed', [{ type: 'diff', path: '/w/a.ts', oldText: 'two', newText: 'three' }]),
       tool('d', 'completed', [{ type: 'diff', path: '/w/gone.ts', oldText: 'bye', newText: '', deleted: true }]),
-      { kind: 'file', id: 'f', path: '/w/new.txt', oldText: null, newText: 'hi' },
+      write('f', '/w/new.txt', null, 'hi'),
     ];
-    expect(changedFiles({ entries, files: { '/w/other.txt': { oldText: 'o', newText: 'p' } } })).toEqual([
-      { path: '/w/a.ts', oldText: 'one', newText: 'three', deleted: false, source: 'diff', changes: 2 },
-      { path: '/w/gone.ts', oldText: 'bye', newText: '', deleted: true, source: 'diff', changes: 1 },
-      { path: '/w/new.txt', oldText: null, newText: 'hi', deleted: false, source: 'write', changes: 1 },
-      { path: '/w/other.txt', oldText: 'o', newText: 'p', deleted: false, source: 'write', changes: 1 },
+    const disk = { '/w/a.ts': 'three', '/w/gone.ts': null };
+    expect(changedFiles({ entries, files: { '/w/other.txt': { oldText: 'o', newText: 'p' } } }, disk)).toEqual([
+      { path: '/w/a.ts', oldText: 'one', newText: 'three', deleted: false, source: 'diff', changes: 2, needsDisk: false },
+      { path: '/w/gone.ts', oldText: 'bye', newText: '', deleted: true, source: 'diff', changes: 1, needsDisk: false },
+      { path: '/w/new.txt', oldText: null, newText: 'hi', deleted: false, source: 'write', changes: 1, needsDisk: false },
+      { path: '/w/other.txt', oldText: 'o', newText: 'p', deleted: false, source: 'write', changes: 1, needsDisk: false },
     ]);
+  });
+
+  it("Qwen: a new file's write and the tool's diff of it (old text \"\") are one change to a new file", () => {
+    const content = 'line one\nline two\n';
+    const entries: TranscriptEntry[] = [
+      tool('q1', 'completed', [{ type: 'diff', path: '/w/new.md', oldText: '', newText: content }]),
+      write('w1', '/w/new.md', null, content),
+    ];
+    const [file] = changedFiles({ entries, files: {} });
+    expect(file).toMatchObject({ oldText: null, newText: content, changes: 1, deleted: false });
+    // The write first and the diff after: the same.
+    const [again] = changedFiles({ entries: [entries[1], entries[0]], files: {} });
+    expect(again).toMatchObject({ oldText: null, newText: content, changes: 1 });
+  });
+
+  it('Copilot CLI / OpenCode: a snippet diff is a hunk of the file, and the file on disk settles the whole text', () => {
+    const before = 'say hello\nand goodbye\n';
+    const after = 'say HELLO\nand goodbye\n';
+    const entries: TranscriptEntry[] = [tool('c1', 'completed', [{ type: 'diff', path: '/w/hello.txt', oldText: 'hello', newText: 'HELLO' }])];
+    // Before the panel has read the file, it says it must.
+    expect(changedFiles({ entries, files: {} })[0]).toMatchObject({ needsDisk: true });
+    expect(changedFiles({ entries, files: {} }, { '/w/hello.txt': after })[0]).toMatchObject({ oldText: before, newText: after, changes: 1, needsDisk: false });
+    // After a write of the whole file, a snippet applies to the known text.
+    const written: TranscriptEntry[] = [write('w', '/w/hello.txt', before, before.replace('goodbye', 'bye')), ...entries];
+    expect(changedFiles({ entries: written, files: {} })[0]).toMatchObject({ oldText: before, newText: 'say HELLO\nand bye\n', changes: 2, needsDisk: false });
   });
 });

@@ -8,40 +8,111 @@ export interface ChangedFile {
   deleted: boolean;
   /** Where the latest change came from. */
   source: 'write' | 'diff';
+  /** Changes to this file, each counted once (a tool's diff of the app's own write is the same change). */
   changes: number;
+  /**
+   * True while the texts are not known to be whole files (an agent sent only snippet diffs, and
+   * the file on disk has not been read yet): the Review panel reads the file to settle it.
+   */
+  needsDisk: boolean;
+}
+
+/** What the Review panel read from disk: the text, or null when the file does not exist. */
+export type DiskTexts = Record<string, string | null | undefined>;
+
+interface Change {
+  source: 'write' | 'diff';
+  oldText: string | null;
+  newText: string;
+  deleted: boolean;
 }
 
 /**
- * Every file the agent changed in this session: the writes it made through the client
- * (`state.files`) and the diffs in its tool calls, one row per path, from the first known
- * old text to the latest new text.
+ * Every file the agent changed in this session, one row per path, from the text before its
+ * first change to the text now. Agents differ in what their diffs hold (issue 13): Claude and
+ * Gemini send whole files, Copilot CLI and OpenCode send snippets (`"hello"` → `"HELLO"`),
+ * Qwen sends `""` as the old text of a new file and also writes through the client, so one
+ * change arrives twice. Here a snippet is a hunk applied to the known text, an empty old text
+ * of a first change is a new file, a diff that repeats a client write is not counted again, and
+ * when the whole text is not known the file on disk (`disk`) is the truth: the panel must
+ * agree with it.
  */
-export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>): ChangedFile[] {
-  const byPath = new Map<string, ChangedFile>();
-  const note = (path: string, oldText: string | null, newText: string, deleted: boolean, source: ChangedFile['source']) => {
-    const existing = byPath.get(path);
-    if (existing) {
-      existing.newText = newText;
-      existing.deleted = deleted;
-      existing.source = source;
-      existing.changes++;
-    } else {
-      byPath.set(path, { path, oldText, newText, deleted, source, changes: 1 });
-    }
+export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>, disk: DiskTexts = {}): ChangedFile[] {
+  const byPath = new Map<string, Change[]>();
+  const add = (path: string, change: Change) => {
+    let list = byPath.get(path);
+    if (!list) byPath.set(path, (list = []));
+    list.push(change);
   };
   for (const entry of state.entries) {
     if (entry.kind === 'tool') {
       if (entry.status === 'failed' || entry.status === 'canceled') continue;
       for (const content of entry.content) {
         if (content.type !== 'diff' || typeof content.path !== 'string') continue;
-        note(content.path, typeof content.oldText === 'string' ? content.oldText : null, String(content.newText ?? ''), content.deleted === true, 'diff');
+        add(content.path, { source: 'diff', oldText: typeof content.oldText === 'string' ? content.oldText : null, newText: String(content.newText ?? ''), deleted: content.deleted === true });
       }
     } else if (entry.kind === 'file') {
-      note(entry.path, entry.oldText, entry.newText, false, 'write');
+      add(entry.path, { source: 'write', oldText: entry.oldText, newText: entry.newText, deleted: false });
     }
   }
   for (const [path, file] of Object.entries(state.files)) {
-    if (!byPath.has(path)) note(path, file.oldText, file.newText, false, 'write');
+    if (!byPath.has(path)) add(path, { source: 'write', oldText: file.oldText, newText: file.newText, deleted: false });
   }
-  return [...byPath.values()];
+  return [...byPath.entries()].map(([path, changes]) => fold(path, changes, disk[path]));
+}
+
+function fold(path: string, all: Change[], onDisk: string | null | undefined): ChangedFile {
+  // A tool's diff that ends where one of the app's own writes ends is that write, seen again.
+  const writes = all.filter((change) => change.source === 'write');
+  const changes = all.filter((change) => change.source === 'write' || !writes.some((write) => write.newText === change.newText));
+  let base: string | null | undefined;
+  let current: string | undefined;
+  /** Snippet hunks seen while the whole text was unknown, to undo from the disk text. */
+  const pending: { oldText: string; newText: string }[] = [];
+  let deleted = false;
+  changes.forEach((change, index) => {
+    deleted = change.deleted;
+    if (change.source === 'write') {
+      if (base === undefined) base = change.oldText;
+      current = change.newText;
+      return;
+    }
+    // ACP: no old text is a new file; Qwen sends "" for that, and a first change cannot have edited "".
+    const oldText = change.oldText === '' && index === 0 ? null : change.oldText;
+    if (change.deleted) {
+      // A deletion carries the whole file it removed.
+      if (base === undefined) base = oldText;
+      current = '';
+    } else if (oldText === null) {
+      if (base === undefined) base = null;
+      current = change.newText;
+    } else if (current !== undefined && current === oldText) {
+      current = change.newText;
+    } else if (current !== undefined && current.includes(oldText)) {
+      current = current.replace(oldText, change.newText); // a snippet: one hunk of the file
+    } else {
+      // Whole file or snippet? Unknown until the file is read.
+      if (current === undefined && base === undefined) pending.push({ oldText, newText: change.newText });
+      current = undefined;
+    }
+  });
+  const last = changes.at(-1) ?? all.at(-1)!;
+  let needsDisk = current === undefined;
+  if (onDisk !== undefined) {
+    // The file on disk is the truth for "now"; the base is it with the unsure hunks undone.
+    if (current === undefined && base === undefined && onDisk !== null) {
+      let before = onDisk;
+      for (const hunk of [...pending].reverse()) before = before.includes(hunk.newText) ? before.replace(hunk.newText, hunk.oldText) : hunk.oldText;
+      base = before;
+    }
+    current = onDisk ?? '';
+    deleted = onDisk === null && (deleted || base !== null);
+    needsDisk = false;
+  }
+  if (current === undefined) {
+    // Not read yet: the last diff as it came, marked for reading.
+    current = last.newText;
+    if (base === undefined) base = last.oldText;
+  }
+  return { path, oldText: base === undefined ? null : base, newText: current, deleted, source: last.source, changes: changes.length, needsDisk };
 }

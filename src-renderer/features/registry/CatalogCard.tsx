@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Catalog, CatalogAgent } from '../../../src-shared/ipc/registryContract';
 import { AgentIcon } from '../../ui/AgentIcon';
 import { installBlocker, isRunning, progressText } from './format';
-import { cancelInstall, installAgent, uninstallAgent, updateAgent } from './actions';
+import { cancelInstall, installAgent, installRuntime, uninstallAgent, updateAgent } from './actions';
 import { useStore } from '../../store';
 
 const DISTRIBUTION_LABEL: Record<string, string> = { binary: 'Binary', npx: 'npm (npx)', uvx: 'Python (uvx)' };
@@ -65,7 +65,8 @@ export function CatalogCard({
           </span>
         </p>
         {!agent.installed && blocker && agent.availableForPlatform && <p className="small catalog-blocker">{blocker}</p>}
-        {progress && (isBusy || progress.phase !== 'done') && (
+        {/* A failure is said once, by the alert below (its text is also the last progress message). */}
+        {progress && (isBusy || (progress.phase !== 'done' && !(progress.phase === 'failed' && error))) && (
           <div className="catalog-progress">
             {isBusy &&
               (canDownload && progress.total ? (
@@ -87,6 +88,16 @@ export function CatalogCard({
           <p role="alert" className="error small catalog-error">
             {error}
           </p>
+        )}
+        {error && !isBusy && agent.lastErrorReason === 'engines' && (
+          <div className="catalog-confirm" role="group" aria-label={`${agent.name} needs a newer Node.js`}>
+            <button type="button" onClick={() => void installAgent(agent.id, kind, true)}>
+              Install anyway
+            </button>
+            <button type="button" onClick={() => void installRuntime('node').then(() => installAgent(agent.id, kind))}>
+              Download Node.js for the app, then install
+            </button>
+          </div>
         )}
         {isConfirming && (
           <div className="catalog-confirm" role="group" aria-label={`Uninstall ${agent.name}?`}>

@@ -39,7 +39,7 @@ export function closeCatalog(): void {
 
 type Action = 'agent.install' | 'agent.update' | 'agent.uninstall';
 
-async function act(agentId: string, action: Action, input: { agentId: string; distribution?: 'binary' | 'npx' | 'uvx' }): Promise<boolean> {
+async function act(agentId: string, action: Action, input: { agentId: string; distribution?: 'binary' | 'npx' | 'uvx'; ignoreEngines?: boolean }): Promise<boolean> {
   useStore.getState().setInstallError(agentId, null);
   try {
     await bridge.request(action, input as never);
@@ -54,7 +54,8 @@ async function act(agentId: string, action: Action, input: { agentId: string; di
   }
 }
 
-export const installAgent = (agentId: string, distribution?: 'binary' | 'npx' | 'uvx') => act(agentId, 'agent.install', { agentId, distribution });
+export const installAgent = (agentId: string, distribution?: 'binary' | 'npx' | 'uvx', ignoreEngines?: boolean) =>
+  act(agentId, 'agent.install', { agentId, distribution, ...(ignoreEngines ? { ignoreEngines } : {}) });
 export const updateAgent = (agentId: string) => act(agentId, 'agent.update', { agentId });
 export const uninstallAgent = (agentId: string) => {
   useStore.setState({ confirmUninstall: null });

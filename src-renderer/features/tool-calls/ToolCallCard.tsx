@@ -178,7 +178,8 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
         <DiffBlock
           modelKey={`${toolCallId}:${path}`}
           path={path}
-          oldText={typeof content.oldText === 'string' ? content.oldText : null}
+          // An empty old text is how Qwen Code marks a new file (ACP: no old text).
+          oldText={typeof content.oldText === 'string' && content.oldText !== '' ? content.oldText : null}
           newText={String(content.newText ?? '')}
           deleted={content.deleted === true}
         />

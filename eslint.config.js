@@ -72,7 +72,7 @@ export default tseslint.config(
   },
   {
     files: ['src-main/**/*.ts'],
-    ignores: ['src-main/electron/**', 'src-main/acp/**'],
+    ignores: ['src-main/electron/**', 'src-main/acp/**', 'src-main/testing/**'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

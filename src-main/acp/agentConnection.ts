@@ -1,5 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { AgentProcess, type ExitInfo, type LaunchSpec } from '../agents/agentProcess';
+import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../agents/agentProcess';
+import type { AgentLink, PromptOutcome } from './agentLink';
 import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
@@ -117,8 +118,9 @@ function present(value: unknown): boolean {
  * it does the JSON-RPC; we read raw messages at the stream boundary because the SDK's client
  * drops unknown values before any handler runs (see the note at the top of this file).
  */
-export class AgentConnection {
-  readonly process: AgentProcess;
+export class AgentConnection implements AgentLink {
+  /** The agent's process (or, in unit tests, an agent running in this process). */
+  readonly process: AgentHost;
   initializeResult: acp.InitializeResponse | null = null;
   private connection: acp.ClientConnection;
   private closed = false;
@@ -135,8 +137,9 @@ export class AgentConnection {
     spec: LaunchSpec,
     private readonly clientSide: ClientSide,
     onStderr?: (text: string) => void,
+    start: StartAgent = spawnAgent,
   ) {
-    this.process = new AgentProcess(spec, onStderr);
+    this.process = start(spec, onStderr);
     const { input, output } = this.process.webStreams();
     // Non-JSON stdout is summarised and lines over the SDK's limit are dropped (rawTap.ts).
     const garbage = new GarbageSummary((text) => clientSide.onGarbage(text));
@@ -171,6 +174,14 @@ export class AgentConnection {
     return this.process.exited;
   }
 
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  stderrTail(count?: number): string[] {
+    return this.process.stderr.tail(count);
+  }
+
   get agentCapabilities(): RawObject {
     return (this.initializeResult?.agentCapabilities ?? {}) as RawObject;
   }
@@ -179,10 +190,6 @@ export class AgentConnection {
   supportsSession(name: string): boolean {
     const session = (this.agentCapabilities.sessionCapabilities ?? {}) as RawObject;
     return present(session[name]);
-  }
-
-  get supportsLoad(): boolean {
-    return this.agentCapabilities.loadSession === true;
   }
 
   get supportsLogout(): boolean {
@@ -392,7 +399,7 @@ export class AgentConnection {
    * `session/prompt`, returning the raw stop reason even when it is a value the SDK's schema
    * does not know yet (a future ACP stop reason must not turn a finished turn into an error).
    */
-  async prompt(params: RawObject, signal?: AbortSignal): Promise<{ stopReason: string; usage?: RawObject | null; meta?: unknown }> {
+  async prompt(params: RawObject, signal?: AbortSignal): Promise<PromptOutcome> {
     const result = await this.request<RawObject>('session/prompt', params, { signal });
     return {
       stopReason: typeof result?.stopReason === 'string' ? result.stopReason : String(result?.stopReason ?? 'end_turn'),
@@ -428,11 +435,6 @@ export class AgentConnection {
   async forkSession(params: RawObject): Promise<RawObject> {
     this.requireSession('fork', 'forking sessions');
     return this.request<RawObject>('session/fork', params, { timeoutMs: 60_000 });
-  }
-
-  async closeSession(acpSessionId: string): Promise<void> {
-    this.requireSession('close', 'closing sessions');
-    await this.request('session/close', { sessionId: acpSessionId }, { timeoutMs: 10_000 });
   }
 
   /** `logout`, only when the agent advertised `agentCapabilities.auth.logout`. */

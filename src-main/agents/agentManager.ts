@@ -1,8 +1,9 @@
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
 import { AgentConnection, describeExit, type ClientSide } from '../acp/agentConnection';
+import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
-import type { ExitInfo, LaunchSpec } from './agentProcess';
+import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
@@ -19,9 +20,9 @@ export interface AgentDefinition {
 type RuntimeStatus = AgentSummary['process'];
 
 interface Runtime {
-  connection: AgentConnection;
+  connection: AgentLink;
   status: RuntimeStatus;
-  ready: Promise<AgentConnection>;
+  ready: Promise<AgentLink>;
   error?: string;
 }
 
@@ -35,6 +36,8 @@ export interface AgentManagerOptions {
   secrets?: SecretStore;
   onChange: () => void;
   onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
+  /** How agents are started (default: a process; unit tests run the fixture agent in-process). */
+  startAgent?: StartAgent;
 }
 
 /**
@@ -88,20 +91,20 @@ export class AgentManager {
     });
   }
 
-  connection(agentId: string): AgentConnection | undefined {
+  connection(agentId: string): AgentLink | undefined {
     const runtime = this.runtimes.get(agentId);
     return runtime?.status === 'ready' ? runtime.connection : undefined;
   }
 
   /** The running, initialized connection to an agent, starting it if needed. */
-  ensureRunning(agentId: string): Promise<AgentConnection> {
+  ensureRunning(agentId: string): Promise<AgentLink> {
     const existing = this.runtimes.get(agentId);
     if (existing && existing.status !== 'error') return existing.ready;
     const agent = this.find(agentId);
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
     const launch = this.launchSpec(agentId)!;
-    const connection = new AgentConnection(launch, this.options.clientSide(agentId));
+    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent);
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {
       try {
@@ -118,7 +121,7 @@ export class AgentManager {
         this.options.onChange();
         return connection;
       } catch (error) {
-        const tail = connection.process.stderr.tail(5).join('\n');
+        const tail = connection.stderrTail(5).join('\n');
         const message = `${agent.name} failed to start: ${(error as Error).message}${tail ? `\n${tail}` : ''}`;
         runtime.status = 'error';
         runtime.error = message;
@@ -133,14 +136,14 @@ export class AgentManager {
     this.runtimes.set(agentId, runtime);
     this.options.onChange();
     void connection.exited.then((info) => {
-      this.stderrCache.set(agentId, connection.process.stderr.tail());
+      this.stderrCache.set(agentId, connection.stderrTail());
       if (this.runtimes.get(agentId) !== runtime) return;
       this.runtimes.delete(agentId);
       this.options.onChange();
       // Before `initialize` answered, the sessions waiting on it get the start error (with stderr).
       if (runtime.status !== 'ready') return;
       this.lastErrors.set(agentId, describeExit(info));
-      this.options.onExit(agentId, info, connection.process.stderr.tail(20));
+      this.options.onExit(agentId, info, connection.stderrTail(20));
     });
     return runtime.ready;
   }
@@ -158,7 +161,7 @@ export class AgentManager {
   }
 
   stderr(agentId: string): string[] {
-    return this.runtimes.get(agentId)?.connection.process.stderr.tail() ?? this.stderrCache.get(agentId) ?? [];
+    return this.runtimes.get(agentId)?.connection.stderrTail() ?? this.stderrCache.get(agentId) ?? [];
   }
 
   authMethods(agentId: string): AuthMethodInfo[] {
@@ -174,7 +177,7 @@ export class AgentManager {
     this.options.onChange();
   }
 
-  async restart(agentId: string): Promise<AgentConnection> {
+  async restart(agentId: string): Promise<AgentLink> {
     await this.stop(agentId);
     this.lastErrors.delete(agentId);
     return this.ensureRunning(agentId);

@@ -44,10 +44,29 @@ export class LineRing {
 }
 
 /**
+ * The far end of an agent connection: a process (`AgentProcess`), or an agent running inside
+ * this process (`src-main/testing/`), which unit tests use to skip a process start per agent.
+ */
+export interface AgentHost {
+  readonly stderr: LineRing;
+  readonly exited: Promise<ExitInfo>;
+  readonly pid: number | undefined;
+  readonly hasExited: boolean;
+  /** Byte streams to and from the agent, as the SDK's `ndJsonStream` wants them. */
+  webStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> };
+  stop(graceMs?: number): Promise<ExitInfo>;
+}
+
+/** How an agent is started (an `AgentProcess` unless a test says otherwise). */
+export type StartAgent = (spec: LaunchSpec, onStderr?: (text: string) => void) => AgentHost;
+
+export const spawnAgent: StartAgent = (spec, onStderr) => new AgentProcess(spec, onStderr);
+
+/**
  * One agent subprocess with stdio pipes. Many sessions share it. Its stderr is kept as a
  * rolling log for the UI and for the message shown when it crashes.
  */
-export class AgentProcess {
+export class AgentProcess implements AgentHost {
   readonly stderr = new LineRing(500);
   readonly exited: Promise<ExitInfo>;
   private child: ChildProcess;

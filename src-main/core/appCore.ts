@@ -1,6 +1,7 @@
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import type { AgentManager } from '../agents/agentManager';
+import type { StartAgent } from '../agents/agentProcess';
 import type { HistoryService } from '../history/historyService';
 import type { RegistryServiceOptions, RegistryService } from '../registry/registryService';
 import type { SessionManager } from '../sessions/sessionManager';
@@ -22,6 +23,8 @@ export interface AppCoreOptions {
   registry?: RegistryServiceOptions;
   /** Opens a file in the system's viewer (Electron: `shell.openPath`); the browser host has none. */
   openPath?: (path: string) => Promise<string>;
+  /** How agents are started (default: a process each; unit tests run the fixture in-process). */
+  startAgent?: StartAgent;
 }
 
 /**

@@ -38,6 +38,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     clientSide: (agentId) => sessions.clientSide(agentId),
     initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
     secrets: options.secrets,
+    startAgent: options.startAgent,
     onChange: changed,
     onExit: (agentId, info, tail) => {
       logWarn(`${agentId}: ${describeExit(info, tail)}`);
@@ -54,6 +55,10 @@ export function createCore(options: AppCoreOptions): AppCore {
       history.onEvents(sessionId, batch);
     },
     onChange: changed,
+    opened: (sessionId) => {
+      tabs.open(sessionId);
+      changed();
+    },
     cancelGraceMs: options.cancelGraceMs,
     updateSettings: (mutate) => settings.update(mutate),
   });
@@ -128,7 +133,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       defaultFolder: () => options.defaultCwd ?? homedir(),
       sessionFolders: (sessionId) => {
         const session = sessions.get(sessionId);
-        return { cwd: session.state.cwd, roots: session.roots };
+        return { cwd: session.fold().cwd, roots: session.roots };
       },
     }),
     ...settingsHandlers(settings, changed),
@@ -155,7 +160,8 @@ export function createCore(options: AppCoreOptions): AppCore {
     busyReasons: () => {
       const turns = [...sessions.sessions.values()]
         .filter((session) => session.turn !== null)
-        .map((session) => `A turn is running in “${session.state.title || session.state.agentName || session.id}”.`);
+        .map((session) => session.fold())
+        .map((state) => `A turn is running in “${state.title || state.agentName || state.sessionId}”.`);
       return [...turns, ...registry.installer.activeOperations()];
     },
     dispose: async () => {
@@ -173,13 +179,13 @@ function historySessions(sessions: SessionManager): HistorySessions {
     flush: () => sessions.flush(),
     logFile: (sessionId) => sessions.logFile(sessionId),
     restore: (sessionId) => sessions.restore(sessionId),
-    create: (...args) => sessions.create(...args),
-    connect: (session) => sessions.connect(session),
+    open: (spec, beforeShown) => sessions.open(spec, beforeShown),
+    forkAcp: (agentId, parent) => sessions.forkAcp(agentId, parent),
     recordEvent: (sessionId, body) => sessions.recordEvent(sessionId, body),
     close: (sessionId) => sessions.close(sessionId),
     live: (sessionId) => {
-      const session = sessions.sessions.get(sessionId);
-      return session && { state: session.state, logFile: session.log.file, agentId: session.agentId, acpSessionId: session.acpSessionId };
+      const session = sessions.live(sessionId);
+      return session && { state: session.fold(), logFile: session.log.file, agentId: session.agentId, acpSessionId: session.acpSessionId };
     },
   };
 }

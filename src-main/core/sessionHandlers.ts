@@ -3,7 +3,6 @@ import type { Handlers } from '../../src-shared/ipc/contract';
 import type { AgentManager } from '../agents/agentManager';
 import { UserError } from '../errors/errors';
 import { isDirectory } from '../fs/isDirectory';
-import { logged } from '../log/mainLog';
 import type { SessionManager } from '../sessions/sessionManager';
 import type { TabsStore } from '../store/tabsStore';
 
@@ -45,11 +44,7 @@ export function sessionHandlers({ sessions, agents, tabs, changed }: SessionHand
       const agent = requireAgent(agentId);
       const folder = resolve(cwd);
       if (!isDirectory(folder)) throw new UserError(`The workspace folder ${folder} does not exist.`);
-      const session = sessions.create(agentId, agent.name, folder, additionalDirectories ?? []);
-      tabs.open(session.id);
-      changed();
-      // Connect in the background: the tab shows "starting" and then the agent's answer or error.
-      void sessions.connect(session).catch(logged(`Connecting session ${session.id} to ${agentId}`, 'warn'));
+      const session = sessions.open({ agentId, agentName: agent.name, cwd: folder, additionalDirectories });
       return { sessionId: session.id };
     },
     'session.events': async ({ sessionId, afterSeq }) => ({ events: await sessions.events(sessionId, afterSeq) }),

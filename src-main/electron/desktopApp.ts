@@ -186,7 +186,7 @@ export function startDesktop(app: App): void {
     const focused = window !== null && !window.isDestroyed() && window.isFocused();
     if (!found || !shouldNotify({ focused, enabled: core.settings.settings.notifications, kind: found.kind })) return;
     if (!Notification.isSupported()) return;
-    const state = core.sessions.sessions.get(sessionId)?.state;
+    const state = core.sessions.sessions.get(sessionId)?.fold();
     const content = notificationContent(found.kind, found.event, { title: state?.title ?? null, agentName: state?.agentName ?? '' });
     const notification = new Notification({ title: content.title, body: content.body });
     // Held so the click handler survives garbage collection; the oldest go first.

@@ -5,6 +5,7 @@ import type { SessionState } from '../../src-shared/session/state';
 import type { AppCore } from '../core/appCore';
 import { createCore } from '../core/createCore';
 import { makeCore } from '../testing/coreHarness';
+import { startAgentFor } from '../testing/inProcessAgent';
 
 const cores: AppCore[] = [];
 afterEach(async () => {
@@ -13,7 +14,7 @@ afterEach(async () => {
 
 /** The same data folder opened again, as after quitting (dispose) or a crash (no dispose). */
 async function reopen(h: ReturnType<typeof makeCore>): Promise<AppCore> {
-  const core = createCore({ dataDir: h.dataDir, host: 'browser', defaultCwd: h.workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000 });
+  const core = createCore({ dataDir: h.dataDir, host: 'browser', defaultCwd: h.workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000, startAgent: startAgentFor });
   cores.push(core);
   await core.ready;
   return core;

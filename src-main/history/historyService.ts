@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc/historyContract';
@@ -10,7 +9,6 @@ import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
 import { ProtocolError } from '../acp/agentConnection';
 import type { AgentManager } from '../agents/agentManager';
-import { toMcpServers } from '../sessions/mcpServers';
 import type { SessionManager } from '../sessions/sessionManager';
 import { DraftsStore } from '../store/draftsStore';
 import { EventLog, readEventLog } from '../store/eventLog';
@@ -28,7 +26,7 @@ export interface LiveSession {
 }
 
 /** What history needs from the session manager: its actions, and a read-only look at open sessions. */
-export interface HistorySessions extends Pick<SessionManager, 'flush' | 'logFile' | 'restore' | 'create' | 'connect' | 'recordEvent' | 'close'> {
+export interface HistorySessions extends Pick<SessionManager, 'flush' | 'logFile' | 'restore' | 'open' | 'forkAcp' | 'recordEvent' | 'close'> {
   live(sessionId: string): LiveSession | undefined;
 }
 
@@ -251,10 +249,7 @@ export class HistoryService {
     }
     const agent = this.options.agents.find(agentId);
     if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
-    const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId, ...(title ? { title } : {}) });
-    this.openTab(session.id);
-    void this.options.sessions.connect(session).catch(logged(`Connecting session ${session.id}`, 'warn'));
-    return session.id;
+    return this.options.sessions.open({ agentId, agentName: agent.name, cwd, acpSessionId, ...(title ? { title } : {}) }).id;
   }
 
   // ---------------------------------------------------------------- rename, delete, fork
@@ -314,8 +309,9 @@ export class HistoryService {
   }
 
   /**
-   * Forks with `session/fork`. A local session's fork starts as a copy of its log (so the
-   * transcript so far is there), re-bound to the new ACP session id with `session.bound`.
+   * Forks with `session/fork`. A local session's fork starts with its transcript so far (its
+   * events recorded again by the fork's own recorder), bound to the new ACP session id; both
+   * keep the parent's extra workspace folders.
    */
   async fork(input: { sessionId?: string; agentId?: string; acpSessionId?: string; cwd?: string }): Promise<string> {
     await this.reconcile();
@@ -331,44 +327,29 @@ export class HistoryService {
     if (!parentAcp) throw new ProtocolError('This session never reached its agent, so there is nothing to fork there.');
     const agent = this.options.agents.find(agentId);
     if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
-    const connection = await this.options.agents.ensureRunning(agentId);
-    const result = await connection.forkSession({
-      sessionId: parentAcp,
-      cwd,
-      mcpServers: toMcpServers(this.options.settings().mcpServers, connection.agentCapabilities),
-    });
-    const forkAcp = typeof result?.sessionId === 'string' ? result.sessionId : null;
-    if (!forkAcp) throw new ProtocolError(`${agent.name} answered session/fork without a session id.`);
+    const additionalDirectories = source?.additionalDirectories ?? [];
+    const fork = await this.options.sessions.forkAcp(agentId, { acpSessionId: parentAcp, cwd, additionalDirectories });
     const title = `${source?.title ?? 'Session'} (fork)`;
+    const spec = { agentId, agentName: agent.name, cwd, additionalDirectories, acpSessionId: fork.acpSessionId, title };
+    if (!source || !input.sessionId) return this.options.sessions.open(spec).id;
 
-    if (!source || !input.sessionId) {
-      const session = this.options.sessions.create(agentId, agent.name, cwd, [], { acpSessionId: forkAcp, title });
-      this.openTab(session.id);
-      void this.options.sessions.connect(session).catch(logged(`Connecting session ${session.id}`, 'warn'));
-      return session.id;
-    }
     const parentId = input.sessionId;
-    const newId = `s_${randomUUID()}`;
-    const log = new EventLog(this.logFile(newId));
-    let seq = 0;
-    await readEventLog(this.logFile(parentId), (batch) => {
-      log.append(batch.map((event) => ({ ...event, sessionId: newId })));
-      seq = batch[batch.length - 1].seq;
+    this.options.sessions.flush();
+    const { events } = await readEventLog(this.logFile(parentId));
+    const session = this.options.sessions.open({
+      ...spec,
+      forkedFrom: parentId,
+      transcript: events,
+      then: [
+        { kind: 'title.changed', title },
+        { kind: 'notice', level: 'info', message: `Forked from “${source.title ?? parentId}”. Messages from here on go to the fork only.` },
+      ],
     });
-    const now = Date.now();
-    const tail: SessionEventBody[] = [
-      { kind: 'title.changed', title },
-      { kind: 'notice', level: 'info', message: `Forked from “${source.title ?? parentId}”. Messages from here on go to the fork only.` },
-      { kind: 'session.bound', acpSessionId: forkAcp, origin: 'fork' },
-    ];
-    log.append(tail.map((body) => ({ ...body, sessionId: newId, seq: ++seq, ts: now }) as SessionEvent));
-    log.close();
-    const session = await this.options.sessions.restore(newId);
-    if (!session) throw new ProtocolError('The fork could not be opened.');
-    this.catalog.put({ ...catalogEntry(session.state, fileSize(log.file) ?? 0), forkedFrom: parentId });
-    this.search.indexState(session.state, fileSize(log.file) ?? 0, true);
-    this.openTab(newId);
-    return newId;
+    this.options.sessions.flush();
+    const state = session.fold();
+    this.catalog.put(catalogEntry(state, fileSize(session.log.file) ?? 0, parentId));
+    this.search.indexState(state, fileSize(session.log.file) ?? 0, true);
+    return session.id;
   }
 
   // ---------------------------------------------------------------- search, export, continue
@@ -416,15 +397,19 @@ export class HistoryService {
     if (!state?.agentId) throw new ProtocolError(`No session "${sessionId}".`);
     const agent = this.options.agents.find(state.agentId);
     if (!agent) throw new ProtocolError(`The agent "${state.agentName || state.agentId}" is no longer configured.`);
-    const session = this.options.sessions.create(state.agentId, agent.name, state.cwd, [], {
+    const spec = {
+      agentId: state.agentId,
+      agentName: agent.name,
+      cwd: state.cwd,
+      additionalDirectories: state.additionalDirectories,
       continuedFrom: sessionId,
       ...(state.title ? { title: `${state.title} (continued)` } : {}),
-    });
-    this.drafts.set(session.id, continuationDraft(state));
-    this.drafts.flush();
-    this.openTab(session.id);
-    void this.options.sessions.connect(session).catch(logged(`Connecting session ${session.id}`, 'warn'));
-    return session.id;
+    };
+    return this.options.sessions.open(spec, (session) => {
+      // The draft is in place before the tab shows the composer.
+      this.drafts.set(session.id, continuationDraft(state));
+      this.drafts.flush();
+    }).id;
   }
 
   async dispose(): Promise<void> {

@@ -47,10 +47,10 @@ describe('authentication', () => {
     await expect(h.core.handlers['auth.start']({ sessionId, methodId: 'fixture-key', env: {} })).rejects.toThrow('Fill in Fixture API key.');
     await expect(h.core.handlers['auth.start']({ sessionId, methodId: 'fixture-key', env: { OTHER: 'x' } })).rejects.toThrow(/OTHER is not one of the values/);
     await expect(h.core.handlers['auth.start']({ sessionId, methodId: 'fixture-login', env: { FIXTURE_KEY: 'x' } })).rejects.toThrow(/takes no values/);
-    const pidBefore = h.core.agents.connection('fixture')!.process.pid;
+    const pidBefore = h.core.agents.connection('fixture')!.pid;
     await h.core.handlers['auth.start']({ sessionId, methodId: 'fixture-key', env: { FIXTURE_KEY: 'sk-very-secret' } });
     await h.waitFor(() => h.eventsOf(sessionId, 'session.connected').length === 1, 'connect');
-    expect(h.core.agents.connection('fixture')!.process.pid).not.toBe(pidBefore);
+    expect(h.core.agents.connection('fixture')!.pid).not.toBe(pidBefore);
     await h.prompt(sessionId, 'with a key');
     expect(h.agentText(sessionId)).toContain('with a key');
     expect(readAgentEnv(h.core.agents.secrets, 'fixture')).toEqual({ FIXTURE_KEY: 'sk-very-secret' });

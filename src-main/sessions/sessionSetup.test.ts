@@ -91,7 +91,7 @@ describe('session setup', () => {
   it('opening a session from the agent list loads its history into the transcript', async () => {
     const h = harnesses.track(makeCore(['--list']));
     await h.newSession();
-    const session = h.core.sessions.create('fixture', 'Fixture', h.workspace, [], { acpSessionId: 'fx_listed_2', title: 'Listed session two' });
+    const session = h.core.sessions.create({ agentId: 'fixture', agentName: 'Fixture', cwd: h.workspace, acpSessionId: 'fx_listed_2', title: 'Listed session two' });
     await h.core.sessions.connect(session);
     await h.waitFor(() => h.eventsOf(session.id, 'session.connected').length === 1, 'load');
     expect(h.eventsOf(session.id, 'session.connected')[0].how).toBe('load');

@@ -6,6 +6,7 @@ import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../../src-shared/session/state';
 import type { AppCoreOptions } from '../core/appCore';
 import { createCore } from '../core/createCore';
+import { startAgentFor } from './inProcessAgent';
 
 export const FIXTURE_AGENT = resolve(import.meta.dirname, '../../e2e/fixtures/fixture-agent.mjs');
 
@@ -17,6 +18,11 @@ export interface HarnessOptions {
   /** Reuse a data folder (app restart). */
   dataDir?: string;
   workspace?: string;
+  /**
+   * Start the fixture agent as a real process (integration tests: process trees, signals).
+   * By default it runs in this process (`inProcessAgent.ts`).
+   */
+  processes?: boolean;
 }
 
 /** A core in a fresh data folder with the fixture agent configured as custom agent `fixture`. */
@@ -45,6 +51,7 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
     defaultCwd: workspace,
     initializeTimeoutMs: 10_000,
     cancelGraceMs: 2000,
+    ...(options.processes ? {} : { startAgent: startAgentFor }),
     ...options.core,
   });
   const states = new Map<string, SessionState>();

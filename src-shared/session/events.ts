@@ -46,6 +46,8 @@ export type SessionEventBody =
       agentId: string;
       agentName: string;
       cwd: string;
+      /** Extra workspace folders (ACP `additionalDirectories`), kept for reconnects, forks and file access. */
+      additionalDirectories?: string[];
       title?: string;
       /** Set when the session starts bound to an agent's session (opened from the agent's list, forked). */
       acpSessionId?: string;

@@ -72,6 +72,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.agentId = event.agentId;
       state.agentName = event.agentName;
       state.cwd = event.cwd;
+      if (event.additionalDirectories?.length) state.additionalDirectories = event.additionalDirectories;
       if (event.title) state.title = event.title;
       if (event.acpSessionId) state.acpSessionId = event.acpSessionId;
       state.status = 'starting';

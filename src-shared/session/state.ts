@@ -155,6 +155,8 @@ export interface SessionState {
   agentId: string;
   agentName: string;
   cwd: string;
+  /** Extra workspace folders beside `cwd` (from `session.created`; absent in older logs). */
+  additionalDirectories?: string[];
   title: string | null;
   /** Set once the person renamed the session: agent titles (`session_info_update`) no longer replace it. */
   titleByPerson?: boolean;

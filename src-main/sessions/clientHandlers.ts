@@ -1,0 +1,233 @@
+import { oversizeNotice } from '../acp/rawTap';
+import { randomUUID } from 'node:crypto';
+import type { RawObject } from '../../src-shared/session/events';
+import type { Settings } from '../../src-shared/settings';
+import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/agentConnection';
+import { applyUpdateQuirks } from '../agents/quirks';
+import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
+import { Terminal } from '../terminals/terminalManager';
+import type { AcpRoutes } from './acpRoutes';
+import { rememberedOption } from './permissionMemory';
+import type { Session } from './session';
+
+export interface ClientHandlerDeps {
+  routes: AcpRoutes;
+  settings: () => Settings;
+  /** Open sessions (for stdout garbage and requests that name no session). */
+  sessions: () => Iterable<Session>;
+  /** An open session by app id. */
+  session: (sessionId: string) => Session | undefined;
+  /** URL elicitations by `elicitationId` → app session, for `elicitation/complete`. */
+  urlElicitations: Map<string, string>;
+  /** Logs something dropped on purpose (an update for a session the agent does not own). */
+  log: (message: string) => void;
+  agentName: (agentId: string) => string;
+}
+
+/**
+ * The client side of the protocol for one agent connection (Zed's `ClientDelegate` in
+ * `agent_servers/src/acp.rs`): updates, permission, fs, terminals and elicitation, each routed
+ * to a session of *this* agent by its ACP session id.
+ */
+export function createClientSide(agentId: string, deps: ClientHandlerDeps): ClientSide {
+  const sessionFor = (acpSessionId: unknown): Session => {
+    const session = deps.routes.find(agentId, String(acpSessionId));
+    if (!session) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, -32602);
+    return session;
+  };
+  const ofAgent = () => [...deps.sessions()].filter((session) => session.agentId === agentId);
+  return {
+    onSessionUpdate: (acpSessionId, update) => {
+      const session = deps.routes.find(agentId, acpSessionId);
+      if (!session) {
+        if (deps.routes.boundElsewhere(agentId, acpSessionId)) {
+          // Another agent's session: never shown there (issue 12), only logged.
+          deps.log(`Dropped a session/update from ${deps.agentName(agentId)} for session ${acpSessionId}, which belongs to another agent.`);
+          return;
+        }
+        // Agents may send updates (commands, modes) before their `session/new` answer arrives.
+        deps.routes.holdEarly(agentId, acpSessionId, update);
+        return;
+      }
+      // History replayed by `session/load` is already in our log: keep the log as the truth.
+      if (session.replaying) return;
+      for (const body of applyUpdateQuirks(agentId, session, update, (terminalId) => session.terminals.has(terminalId))) session.record(body);
+    },
+    onGarbage: (line) => {
+      // Shown where someone is looking: a running turn, else a session still connecting.
+      const sessions = ofAgent();
+      const target = sessions.find((session) => session.turn) ?? sessions.find((session) => session.connecting);
+      target?.record({ kind: 'notice', level: 'warning', message: `The agent printed something that is not ACP on stdout (ignored): ${line}` });
+    },
+    onOversize: (bytes) => {
+      const sessions = ofAgent();
+      const target = sessions.find((session) => session.turn) ?? sessions.find((session) => session.connecting);
+      target?.record(oversizeNotice(bytes));
+    },
+    onRejectedRequest: (method, raw, error) => {
+      const session = deps.routes.find(agentId, String(raw.sessionId)) ?? ofAgent().find((candidate) => candidate.turn);
+      session?.record({
+        kind: 'acp.rejected',
+        method,
+        params: raw,
+        error,
+        note: `The agent sent a ${method} request this app could not accept (${String(error.message ?? 'invalid')}); it was answered with an error`,
+      });
+    },
+    requestPermission: async (raw, signal) => {
+      const session = sessionFor(raw.sessionId);
+      const requestId = randomUUID();
+      const toolCall = (raw.toolCall && typeof raw.toolCall === 'object' ? raw.toolCall : {}) as RawObject;
+      const options = (Array.isArray(raw.options) ? raw.options : [])
+        .filter((option): option is RawObject => typeof option === 'object' && option !== null)
+        .map((option) => ({
+          optionId: String(option.optionId),
+          name: String(option.name ?? option.optionId),
+          kind: String(option.kind ?? 'allow_once'),
+          ...(option._meta !== undefined ? { _meta: option._meta } : {}),
+        }));
+      const request = { kind: 'permission.requested' as const, requestId, toolCall, options, ...(raw._meta !== undefined ? { _meta: raw._meta } : {}) };
+      // "Always" answered before for this agent and tool kind: answer the same way, visibly.
+      const remembered = rememberedOption(deps.settings().alwaysAllow, agentId, session.toolKindOf(toolCall), options);
+      if (remembered) {
+        session.record(request);
+        session.record({ kind: 'permission.resolved', requestId, optionId: remembered.optionId, reason: 'remembered' });
+        return { outcome: { outcome: 'selected', optionId: remembered.optionId } };
+      }
+      const answer = session.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
+      session.record(request);
+      signal.addEventListener('abort', () => {
+        if (session.permissions.resolve(requestId, { outcome: { outcome: 'cancelled' } })) {
+          session.record({ kind: 'permission.resolved', requestId, optionId: null, reason: 'the agent withdrew the request' });
+        }
+      });
+      return (await answer) as never;
+    },
+    readTextFile: async (params) => {
+      const session = sessionFor(params.sessionId);
+      await checkOutside(session, params.path, 'read', deps.settings());
+      try {
+        return { content: readTextFile(params.path, params.line, params.limit) };
+      } catch (error) {
+        throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, -32002);
+      }
+    },
+    writeTextFile: async (params) => {
+      const session = sessionFor(params.sessionId);
+      await checkOutside(session, params.path, 'write', deps.settings());
+      try {
+        const { oldText } = writeTextFileAtomic(params.path, params.content);
+        session.record({ kind: 'file.written', path: params.path, oldText, newText: params.content });
+        return {};
+      } catch (error) {
+        throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, -32603);
+      }
+    },
+    createTerminal: async (params) => {
+      const session = sessionFor(params.sessionId);
+      const cwd = params.cwd ?? session.fold().cwd;
+      const env: Record<string, string> = {};
+      for (const variable of params.env ?? []) env[variable.name] = variable.value;
+      let terminalId = '';
+      const terminal = new Terminal(
+        { command: params.command, args: params.args ?? [], cwd, env, outputByteLimit: params.outputByteLimit ?? null },
+        (data) => session.record({ kind: 'terminal.output', terminalId, data }),
+      );
+      terminalId = terminal.id;
+      session.terminals.set(terminal.id, terminal);
+      session.record({ kind: 'terminal.created', terminalId, command: params.command, args: params.args ?? [], cwd });
+      void terminal.exited.then((exit) => session.record({ kind: 'terminal.exited', terminalId, ...exit }));
+      return { terminalId };
+    },
+    terminalOutput: async (params) => {
+      const terminal = sessionFor(params.sessionId).terminal(params.terminalId);
+      return {
+        output: terminal.output.text(),
+        truncated: terminal.output.truncated,
+        exitStatus: terminal.exit ? { exitCode: terminal.exit.exitCode, signal: terminal.exit.signal } : null,
+      };
+    },
+    waitForTerminalExit: async (params) => {
+      const exit = await sessionFor(params.sessionId).terminal(params.terminalId).exited;
+      return { exitCode: exit.exitCode, signal: exit.signal };
+    },
+    killTerminal: async (params) => {
+      sessionFor(params.sessionId).terminal(params.terminalId).kill();
+      return {};
+    },
+    releaseTerminal: async (params) => {
+      const session = sessionFor(params.sessionId);
+      session.terminal(params.terminalId).kill();
+      session.terminals.delete(params.terminalId);
+      session.record({ kind: 'terminal.released', terminalId: params.terminalId });
+      return {};
+    },
+    createElicitation: async (raw, signal, scope) => {
+      // Session-scoped by its own `sessionId`; request-scoped by the request it names.
+      let session: Session | undefined;
+      if (raw.sessionId !== undefined && raw.sessionId !== null) session = sessionFor(raw.sessionId);
+      else if (scope.requestSessionId) session = sessionFor(scope.requestSessionId);
+      else if (scope.owner) session = deps.session(scope.owner);
+      if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', -32602);
+      const mode = String(raw.mode ?? 'form');
+      if (!ELICITATION_MODES.has(mode)) {
+        // rfds-elicitation: a mode the client did not declare is answered -32602, never shown as a form.
+        const error = { code: -32602, message: `Elicitation mode "${mode}" is not supported by this client.` };
+        session.record({ kind: 'acp.rejected', method: 'elicitation/create', params: raw, error, note: `The agent asked a question in a way this app cannot show (mode "${mode}")` });
+        throw new ProtocolError(error.message, -32602);
+      }
+      const requestId = randomUUID();
+      const answer = session.elicitations.add(requestId, session.id, { action: 'cancel' });
+      if (mode === 'url' && typeof raw.elicitationId === 'string') deps.urlElicitations.set(raw.elicitationId, session.id);
+      session.record({ kind: 'elicitation.requested', requestId, request: raw });
+      const owner = session;
+      signal.addEventListener('abort', () => {
+        if (owner.elicitations.resolve(requestId, { action: 'cancel' })) {
+          owner.record({ kind: 'elicitation.resolved', requestId, action: 'cancel' });
+        }
+      });
+      const result = await answer;
+      if (result.action !== 'accept' && typeof raw.elicitationId === 'string') deps.urlElicitations.delete(raw.elicitationId);
+      // URL mode: `accept` is the person's consent; there is no content (rfds-elicitation).
+      if (result.action === 'accept') return mode === 'url' ? { action: 'accept' } : { action: 'accept', content: result.content ?? {} };
+      return { action: result.action };
+    },
+    completeElicitation: (params) => {
+      // Only the session that started this URL elicitation; unknown or finished ids are ignored.
+      const elicitationId = String(params.elicitationId ?? '');
+      const sessionId = deps.urlElicitations.get(elicitationId);
+      const session = sessionId ? deps.session(sessionId) : undefined;
+      if (!session || session.agentId !== agentId) return;
+      deps.urlElicitations.delete(elicitationId);
+      session.record({ kind: 'elicitation.completed', elicitationId });
+    },
+  };
+}
+
+/** Reads and writes outside the workspace folders ask the person first (or are refused, per setting). */
+async function checkOutside(session: Session, path: string, what: 'read' | 'write', settings: Settings): Promise<void> {
+  if (isInsideRoots(path, session.roots)) return;
+  if (settings.outsideWorkspace === 'deny') {
+    throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, -32602);
+  }
+  const requestId = randomUUID();
+  const answer = session.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
+  session.record({
+    kind: 'permission.requested',
+    requestId,
+    toolCall: {
+      toolCallId: `outside-${requestId}`,
+      title: `${what === 'read' ? 'Read' : 'Write'} ${path} (outside the workspace)`,
+      kind: what === 'read' ? 'read' : 'edit',
+      locations: [{ path }],
+    },
+    options: [
+      { optionId: 'allow', name: `Allow this ${what}`, kind: 'allow_once' },
+      { optionId: 'reject', name: 'Refuse', kind: 'reject_once' },
+    ],
+  });
+  const result = await answer;
+  if (result.outcome.outcome !== 'selected' || result.outcome.optionId !== 'allow') {
+    throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, -32602);
+  }
+}

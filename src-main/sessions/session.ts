@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import { reduceSession } from '../../src-shared/session/reducer';
+import { emptySession, type SessionState } from '../../src-shared/session/state';
+import { isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import type { AgentLink } from '../acp/agentLink';
+import { EventLog, saveNotice } from '../store/eventLog';
+import type { Terminal } from '../terminals/terminalManager';
+import { checkElicitationAnswer } from './elicitationForm';
+import { PendingRequests } from './pendingRequests';
+import { refusePromptContent } from './promptContent';
+
+export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
+export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
+
+interface Turn {
+  turnId: string;
+  abort: AbortController;
+  cancelTimer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * Why a session lets go of its agent: the tab closed (the turn ends `cancelled`, the agent is
+ * told `session/close`), the agent process exited on its own, or the app stopped it (restart,
+ * uninstall, sign-in with new values).
+ */
+export type DetachReason =
+  | { kind: 'closed' }
+  /** The app quits: the log keeps the turn open, and the next start closes it as interrupted. */
+  | { kind: 'quit' }
+  | { kind: 'exited'; code: number | null; signal: string | null; stderrTail: string[] }
+  | { kind: 'stopped'; message: string };
+
+/** The reason pending requests are cancelled with, per kind of detach. */
+const DETACH_WHY = { closed: 'tab closed', quit: 'app quit', exited: 'agent exited' } as const;
+
+/** What a session needs from the layer that owns it. */
+export interface SessionHost {
+  /** Takes a recorded event to the log and the window (batched per frame). */
+  push(event: SessionEvent): void;
+  /** Something the sidebar or tabs show may have changed. */
+  changed(): void;
+  /** Connects the session to its agent (`session/new`, `session/load` or `session/resume`). */
+  connect(session: Session): Promise<AgentLink>;
+  /** What the agent said it can do at its last `initialize` (survives the process). */
+  capabilities(agentId: string): RawObject | null;
+  /** Records `auth.required` with the agent's sign-in methods. */
+  requireAuth(session: Session, message?: string): void;
+  /** How long an agent may take to end a turn after `session/cancel` before we end it ourselves. */
+  cancelGraceMs: number;
+}
+
+/**
+ * One chat session (Zed's `AcpThread`): its events, recorded in order and folded into its state,
+ * its turn and queue, and what it holds of its agent while connected. Every fact that must
+ * survive a restart is an event in its log (workspace folders, ACP session id, the queue);
+ * what lives only here (the running turn, terminals, pending answers) ends with `detach`.
+ */
+export class Session {
+  readonly log: EventLog;
+  seq = 0;
+  acpSessionId: string | null = null;
+  /** The agent connection this session's ACP session lives on (null until connected or after detach). */
+  connection: AgentLink | null = null;
+  connecting: Promise<AgentLink> | null = null;
+  turn: Turn | null = null;
+  /** What to retry after sign-in succeeds. */
+  blocked: (() => void) | null = null;
+  readonly terminals = new Map<string, Terminal>();
+  readonly permissions = new PendingRequests<PermissionOutcome>();
+  readonly elicitations = new PendingRequests<ElicitationAnswer>();
+  /** True while `session/load` replays history we already have in the log. */
+  replaying = false;
+  /** Told once that the agent does not take additional workspace folders. */
+  toldNoAdditionalDirs = false;
+  /** Opened from the agent's `session/list` and not connected yet: its history has to come from the agent. */
+  openedFromList = false;
+  /** Set when its agent was uninstalled: why a prompt is refused (cleared when the agent is installed again). */
+  agentGone: string | undefined;
+  private folded: SessionState;
+  private unfolded: SessionEvent[] = [];
+
+  constructor(
+    readonly id: string,
+    readonly agentId: string,
+    logFile: string,
+    private readonly host: SessionHost,
+    initial?: SessionState,
+  ) {
+    // A full disk: the session says it is not being saved (and again when it is), and stays up.
+    this.log = new EventLog(logFile, (health) => this.record(saveNotice(health)));
+    this.folded = initial ?? emptySession(id);
+    this.seq = this.folded.lastSeq;
+    this.acpSessionId = this.folded.acpSessionId;
+  }
+
+  // ---------------------------------------------------------------- events
+
+  /** Records an event: numbered, queued for the log and the window, folded on the next `fold()`. */
+  record(body: SessionEventBody, ts = Date.now()): SessionEvent {
+    const event = { ...body, sessionId: this.id, seq: ++this.seq, ts } as SessionEvent;
+    // Folding per event copied the whole entry list on every streamed chunk; the fold waits for
+    // the next `fold()` (once per flushed frame, or a read), so a batch costs one copy.
+    this.unfolded.push(event);
+    this.host.push(event);
+    if (!isStreamingEvent(event)) this.host.changed();
+    return event;
+  }
+
+  /** Folds the events recorded since the last fold and returns the current state. */
+  fold(): SessionState {
+    if (this.unfolded.length) this.folded = reduceSession(this.folded, this.unfolded.splice(0));
+    return this.folded;
+  }
+
+  /** The state as of the last `fold()` (current after every flushed frame). */
+  get state(): SessionState {
+    return this.folded;
+  }
+
+  /** The workspace folders: the main one, then the extra ones (all from `session.created`). */
+  get roots(): string[] {
+    const state = this.fold();
+    return [state.cwd, ...(state.additionalDirectories ?? [])];
+  }
+
+  // ---------------------------------------------------------------- turns and queue
+
+  /** Sends a prompt, or queues it (visibly, in the log) behind a running turn or a connect. */
+  prompt(prompt: ContentBlock[]): { queued: boolean } {
+    const state = this.fold();
+    if (state.readonlyReason) throw new ProtocolError(`This session is read-only: ${state.readonlyReason}`);
+    if (this.agentGone) throw new ProtocolError(this.agentGone);
+    // Known capabilities refuse content up front; otherwise the turn checks after connecting.
+    const capabilities = this.connection?.agentCapabilities ?? this.host.capabilities(this.agentId);
+    if (capabilities) {
+      const refusal = refusePromptContent(prompt, (capabilities.promptCapabilities ?? {}) as RawObject, state.agentName);
+      if (refusal) throw new ProtocolError(refusal);
+    }
+    // Prompts still queued from before a restart go first: the queue is in the log.
+    if (this.turn || this.connecting || state.queue.length > 0) {
+      this.record({ kind: 'prompt.queued', queueId: randomUUID(), prompt });
+      this.nextQueued();
+      return { queued: true };
+    }
+    this.startTurn(prompt);
+    return { queued: false };
+  }
+
+  /** Starts the next queued prompt when nothing runs and nothing blocks. */
+  nextQueued(): void {
+    if (this.turn || this.blocked || this.connecting) return;
+    const next = this.fold().queue[0];
+    if (!next) return;
+    this.record({ kind: 'prompt.dequeued', queueId: next.queueId });
+    this.startTurn(next.prompt);
+  }
+
+  private startTurn(prompt: ContentBlock[]): void {
+    const turn: Turn = { turnId: randomUUID(), abort: new AbortController() };
+    this.turn = turn;
+    this.record({ kind: 'turn.started', turnId: turn.turnId, prompt });
+    void this.runTurn(turn, prompt);
+  }
+
+  private async runTurn(turn: Turn, prompt: ContentBlock[]): Promise<void> {
+    let ended: { stopReason: string; error?: string; usage?: RawObject | null } | null = null;
+    try {
+      const connection = await this.host.connect(this);
+      if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
+      const refusal = refusePromptContent(prompt, connection.promptCapabilities, this.fold().agentName);
+      if (refusal) throw new ProtocolError(refusal);
+      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
+      ended = { stopReason: result.stopReason, usage: result.usage };
+    } catch (error) {
+      if (turn.abort.signal.aborted) {
+        ended = { stopReason: 'cancelled' };
+      } else if (isAuthRequired(error)) {
+        if (!this.fold().authMethods) this.host.requireAuth(this, (error as Error).message);
+        this.blocked = () => this.startTurn(prompt);
+        ended = { stopReason: 'auth_required', error: 'Sign in to continue; the message is sent again after you sign in.' };
+      } else {
+        ended = { stopReason: 'error', error: (error as Error).message };
+      }
+    } finally {
+      if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+      if (this.turn === turn) {
+        this.turn = null;
+        this.cancelPending('turn ended');
+        this.record({ kind: 'turn.ended', turnId: turn.turnId, ...ended! });
+        this.nextQueued();
+      }
+    }
+  }
+
+  /** Cancels the running turn: `session/cancel`, every pending request answered `cancelled`. */
+  cancel(): void {
+    const turn = this.turn;
+    // The queue is what the person typed while waiting: cancel keeps it visible but stops it.
+    for (const queued of this.fold().queue) this.record({ kind: 'prompt.dequeued', queueId: queued.queueId });
+    this.cancelPending('cancelled');
+    if (!turn) return;
+    if (this.connection && this.acpSessionId) this.connection.notify('session/cancel', { sessionId: this.acpSessionId });
+    // The agent should answer the prompt with `cancelled`; if it never does, stop waiting.
+    turn.cancelTimer ??= setTimeout(() => turn.abort.abort(), this.host.cancelGraceMs);
+    if (!this.connection) turn.abort.abort();
+  }
+
+  /** Answers every request waiting for the person as cancelled (nothing waits forever). */
+  cancelPending(reason: string): void {
+    for (const requestId of this.permissions.cancelSession(this.id)) {
+      this.record({ kind: 'permission.resolved', requestId, optionId: null, reason });
+    }
+    for (const requestId of this.elicitations.cancelSession(this.id)) {
+      this.record({ kind: 'elicitation.resolved', requestId, action: 'cancel' });
+    }
+  }
+
+  // ---------------------------------------------------------------- the person's answers
+
+  /** Answers a waiting permission request; returns the option chosen (null: cancelled). */
+  answerPermission(requestId: string, optionId: string | null): { option: PermissionOption; toolCall: RawObject } | null {
+    const pending = this.fold().permissions.find((p) => p.requestId === requestId);
+    if (!pending || !this.permissions.has(requestId)) throw new ProtocolError('This permission request is no longer waiting.');
+    const option = optionId === null ? undefined : pending.options.find((o) => o.optionId === optionId);
+    if (optionId !== null && !option) throw new ProtocolError(`"${optionId}" is not one of this request's options.`);
+    this.record({ kind: 'permission.resolved', requestId, optionId });
+    this.permissions.resolve(requestId, optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
+    return option ? { option, toolCall: pending.toolCall } : null;
+  }
+
+  /** Answers a waiting elicitation; a form answer must fit the question's schema. */
+  answerElicitation(requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
+    if (!this.elicitations.has(requestId)) throw new ProtocolError('This question is no longer waiting for an answer.');
+    const pending = this.fold().elicitations.find((e) => e.requestId === requestId);
+    if (action === 'accept' && pending && String(pending.request.mode ?? 'form') === 'form') {
+      const problems = checkElicitationAnswer(pending.request, content ?? {});
+      if (problems.length) throw new ProtocolError(`The answer does not fit the question: ${problems.join(' ')}`);
+    }
+    this.record({ kind: 'elicitation.resolved', requestId, action, content: action === 'accept' ? content : undefined });
+    this.elicitations.resolve(requestId, action === 'accept' ? { action, content: content ?? {} } : { action });
+  }
+
+  // ---------------------------------------------------------------- detaching
+
+  /**
+   * Lets go of the agent: pending requests cancelled, the running turn ended (in the log, now),
+   * terminals killed. The one path for closing the tab, quitting, the agent exiting and the agent
+   * being stopped by the app. A detached turn records nothing more when its request settles.
+   */
+  detach(reason: DetachReason): void {
+    if (reason.kind === 'closed' && this.turn) this.cancel();
+    const connection = this.connection;
+    this.connection = null;
+    const why = reason.kind === 'stopped' ? reason.message : DETACH_WHY[reason.kind];
+    this.cancelPending(why);
+    // For a closed tab the log closes next, before the agent answers session/cancel: the turn
+    // ends in the log now (as cancelled), so reopening it shows a finished conversation;
+    // `runTurn` then sees another turn and records nothing more.
+    const turn = this.turn;
+    this.turn = null;
+    if (turn) {
+      if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
+      if (reason.kind === 'stopped') turn.abort.abort();
+      if (reason.kind === 'closed') this.record({ kind: 'turn.ended', turnId: turn.turnId, stopReason: 'cancelled' });
+      else if (reason.kind !== 'quit') this.record({ kind: 'turn.ended', turnId: turn.turnId, stopReason: 'error', error: reason.kind === 'exited' ? 'The agent exited during this turn.' : reason.message });
+    }
+    for (const terminal of this.terminals.values()) terminal.kill();
+    if (reason.kind === 'closed' && connection && this.acpSessionId && connection.supportsSession('close')) {
+      void connection.request('session/close', { sessionId: this.acpSessionId }, { timeoutMs: 10_000 }).catch(() => {});
+    }
+    if (reason.kind === 'exited') this.record({ kind: 'agent.exited', code: reason.code, signal: reason.signal, stderrTail: reason.stderrTail });
+  }
+
+  /** A tool call's kind: from the request, else from the call as announced, else `other`. */
+  toolKindOf(toolCall: RawObject): string {
+    if (typeof toolCall.kind === 'string' && toolCall.kind) return toolCall.kind;
+    const state = this.fold();
+    const index = state.toolIndex[String(toolCall.toolCallId)];
+    const entry = index === undefined ? undefined : state.entries[index];
+    return entry?.kind === 'tool' ? entry.toolKind : 'other';
+  }
+
+  terminal(terminalId: string): Terminal {
+    const terminal = this.terminals.get(terminalId);
+    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, -32002);
+    return terminal;
+  }
+}
+
+/**
+ * Events that stream many times a second and cannot change what the sidebar and tabs show
+ * (status, title, pending requests): they do not trigger an app-state push each.
+ */
+function isStreamingEvent(event: SessionEvent): boolean {
+  if (event.kind === 'terminal.output') return true;
+  if (event.kind !== 'acp.update') return false;
+  const kind = (event.update as { sessionUpdate?: unknown }).sessionUpdate;
+  return kind === 'agent_message_chunk' || kind === 'agent_thought_chunk' || kind === 'user_message_chunk' || kind === 'tool_call_update' || kind === 'plan' || kind === 'usage_update';
+}

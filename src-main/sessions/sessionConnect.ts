@@ -1,0 +1,130 @@
+import type { RawObject } from '../../src-shared/session/events';
+import type { Settings } from '../../src-shared/settings';
+import { isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import type { AgentLink } from '../acp/agentLink';
+import type { AgentManager } from '../agents/agentManager';
+import type { AcpRoutes } from './acpRoutes';
+import { toMcpServers } from './mcpServers';
+import type { Session } from './session';
+
+export interface ConnectDeps {
+  agents: AgentManager;
+  settings: () => Settings;
+  routes: AcpRoutes;
+  requireAuth: (session: Session, message?: string) => void;
+}
+
+/**
+ * Connects a session to its agent (Zed's `AcpConnection::new_session` / `load_session` /
+ * `resume_session`): `session/new` for a new one; `session/resume` or `session/load` for one
+ * that has an ACP session id (restored, forked, opened from the agent's list); read-only when
+ * the agent can do neither. Concurrent callers share one attempt.
+ */
+export function connectSession(session: Session, deps: ConnectDeps): Promise<AgentLink> {
+  if (session.connection) return Promise.resolve(session.connection);
+  session.connecting ??= (async () => {
+    try {
+      return await establish(session, deps);
+    } catch (error) {
+      const state = session.fold();
+      if (isAuthRequired(error)) {
+        if (!state.authMethods) deps.requireAuth(session, (error as Error).message);
+      } else if (state.readonlyReason !== (error as Error).message) {
+        // (A read-only session already says why, issue 6: no second copy as an error notice.)
+        session.record({ kind: 'notice', level: 'error', message: (error as Error).message });
+      }
+      throw error;
+    } finally {
+      session.connecting = null;
+      // Prompts typed while the session was still connecting go now (after sign-in, if needed).
+      if (!session.fold().authMethods) queueMicrotask(() => session.nextQueued());
+    }
+  })();
+  return session.connecting;
+}
+
+/** The `cwd`, MCP servers and extra folders every session setup request (new, load, resume, fork) carries. */
+export function setupParams(where: { cwd: string; additionalDirectories?: string[] }, connection: AgentLink, settings: Settings): RawObject {
+  const additional = where.additionalDirectories ?? [];
+  return {
+    cwd: where.cwd,
+    mcpServers: toMcpServers(settings.mcpServers, connection.agentCapabilities),
+    // Sent only to agents that advertise them (protocol-v1-session-setup); file access by the
+    // agent to them is allowed either way: the person chose them.
+    ...(additional.length > 0 && connection.supportsSession('additionalDirectories') ? { additionalDirectories: additional } : {}),
+  };
+}
+
+async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink> {
+  const connection = await deps.agents.ensureRunning(session.agentId);
+  const previous = session.acpSessionId;
+  const state = session.fold();
+  if (session.roots.length > 1 && !connection.supportsSession('additionalDirectories') && !session.toldNoAdditionalDirs) {
+    session.toldNoAdditionalDirs = true;
+    session.record({
+      kind: 'notice',
+      level: 'info',
+      message: `${state.agentName} does not support additional workspace folders, so only ${state.cwd} is given to it as its workspace.`,
+    });
+  }
+  const params = setupParams(state, connection, deps.settings());
+  let how: 'new' | 'load' | 'resume' = 'new';
+  let result: RawObject;
+  const canLoad = connection.agentCapabilities.loadSession === true;
+  // A session opened from the agent's list has no transcript here yet: `session/load`
+  // brings its history, `session/resume` would not (issue 6).
+  const wantsHistory = canLoad && state.entries.length === 0;
+  if (previous && connection.supportsSession('resume') && !wantsHistory) {
+    how = 'resume';
+    deps.routes.bind(session, previous);
+    result = await connection.request<RawObject>('session/resume', { ...params, sessionId: previous }, { timeoutMs: 60_000, owner: session.id });
+  } else if (previous && canLoad) {
+    how = 'load';
+    deps.routes.bind(session, previous);
+    session.replaying = state.entries.length > 0;
+    try {
+      result = await connection.request<RawObject>('session/load', { ...params, sessionId: previous }, { timeoutMs: 120_000, owner: session.id });
+    } finally {
+      session.replaying = false;
+    }
+  } else if (previous) {
+    // Neither resume nor load: the transcript stays, read-only, with "Start a new session
+    // from here" (issue 6) rather than a new agent session that silently forgets everything.
+    const reason = readonlyReason(state.agentName);
+    session.record({ kind: 'session.readonly', reason });
+    throw new ProtocolError(reason);
+  } else {
+    result = await connection.request<RawObject>('session/new', params, { timeoutMs: 60_000, owner: session.id });
+    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new ProtocolError('The agent answered session/new without a session id.');
+    deps.routes.bind(session, result.sessionId);
+  }
+  session.connection = connection;
+  result = (result ?? {}) as RawObject;
+  session.record({
+    kind: 'session.connected',
+    acpSessionId: session.acpSessionId!,
+    how,
+    configOptions: (result.configOptions as unknown[]) ?? null,
+    modes: (result.modes as RawObject) ?? null,
+    models: (result.models as RawObject) ?? null,
+    capabilities: connection.agentCapabilities,
+    agentInfo: (connection.initializeResult?.agentInfo as RawObject | undefined) ?? null,
+  });
+  // Opened from the agent's list with `session/resume` only: the agent keeps the
+  // conversation but sends none of it, so the empty transcript needs a word (issue 6).
+  if (session.openedFromList && how === 'resume' && session.fold().entries.length === 0) {
+    session.record({ kind: 'notice', level: 'info', message: 'The agent resumed this session but does not send its earlier messages.' });
+  }
+  session.openedFromList = false;
+  return connection;
+}
+
+/** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */
+export function canReconnect(capabilities: RawObject): boolean {
+  const session = (capabilities.sessionCapabilities ?? {}) as RawObject;
+  return capabilities.loadSession === true || (session.resume !== undefined && session.resume !== null && session.resume !== false);
+}
+
+export function readonlyReason(agentName: string): string {
+  return `${agentName || 'This agent'} cannot resume or load earlier sessions, so this conversation cannot go on here. Start a new session from here to continue with the same agent and folder.`;
+}

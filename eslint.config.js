@@ -30,7 +30,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      'no-restricted-syntax': ['error', { selector: 'CallExpression[callee.name="require"][arguments.0.value="electron"]', message: 'Never require electron outside src-main/electron.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'CallExpression[callee.name="require"][arguments.0.value="electron"]', message: 'Never require electron outside src-main/electron.' },
+      ],
     },
   },
   {

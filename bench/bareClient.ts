@@ -26,7 +26,9 @@ export async function bareClientRun(agent: { command: string; args: string[] }, 
       chars += update.content?.text?.length ?? 0;
     }
   });
-  const connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
+  const connection = app.connect(
+    acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>),
+  );
   try {
     await connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId } = await connection.agent.request('session/new', { cwd, mcpServers: [] });

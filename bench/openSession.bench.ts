@@ -47,12 +47,28 @@ function writeLog(file: string, entries: number): number {
   add({ kind: 'session.connected', acpSessionId: 'acp_bench', how: 'new' });
   for (let turn = 0; turn * 4 < entries; turn++) {
     add({ kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}: ${sentence(turn, 16)}` }] });
-    for (let c = 0; c < 6; c++) add({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } } });
+    for (let c = 0; c < 6; c++)
+      add({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } } });
     const path = `/work/bench/src/file${turn % 50}.ts`;
-    add({ kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: `c${turn}`, title: `Edit file${turn % 50}.ts`, kind: 'edit', status: 'in_progress', locations: [{ path }] } });
     add({
       kind: 'acp.update',
-      update: { sessionUpdate: 'tool_call_update', toolCallId: `c${turn}`, status: 'completed', content: [{ type: 'diff', path, oldText: `const a = ${turn};\n${sentence(turn, 10)}\n`, newText: `const a = ${turn + 1};\n${sentence(turn, 10)}\n` }] },
+      update: {
+        sessionUpdate: 'tool_call',
+        toolCallId: `c${turn}`,
+        title: `Edit file${turn % 50}.ts`,
+        kind: 'edit',
+        status: 'in_progress',
+        locations: [{ path }],
+      },
+    });
+    add({
+      kind: 'acp.update',
+      update: {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: `c${turn}`,
+        status: 'completed',
+        content: [{ type: 'diff', path, oldText: `const a = ${turn};\n${sentence(turn, 10)}\n`, newText: `const a = ${turn + 1};\n${sentence(turn, 10)}\n` }],
+      },
     });
     add({ kind: 'turn.ended', turnId: `t${turn}`, stopReason: 'end_turn' });
     if (batch.length > 5000) log.append(batch.splice(0));
@@ -170,10 +186,17 @@ async function main(): Promise<void> {
   console.log(`log: ${state!.entries.length} transcript entries, ${events} events, ${(size / MB).toFixed(1)} MB (written in ${writeMs.toFixed(0)} ms)`);
   console.log('');
   console.log(`${'approach'.padEnd(42)}${'ms'.padStart(8)}${'peak heap MB'.padStart(14)}${'kept heap MB'.padStart(14)}${'rss Δ MB'.padStart(10)}`);
-  for (const row of summary) console.log(`${row.name.padEnd(42)}${fmt(row.ms, 0)}${fmt(row.heapPeakMB).padStart(14)}${fmt(row.heapKeptMB).padStart(14)}${fmt(row.rssDeltaMB).padStart(10)}`);
+  for (const row of summary)
+    console.log(
+      `${row.name.padEnd(42)}${fmt(row.ms, 0)}${fmt(row.heapPeakMB).padStart(14)}${fmt(row.heapKeptMB).padStart(14)}${fmt(row.rssDeltaMB).padStart(10)}`,
+    );
   console.log('');
-  console.log(`ratio app / baseline: time ${(app.ms / base.ms).toFixed(2)}×, peak heap ${(app.heapPeakMB / base.heapPeakMB).toFixed(2)}×, kept heap ${(app.heapKeptMB / base.heapKeptMB).toFixed(2)}×`);
-  console.log(`search index for this session: built in ${indexMeasure.ms.toFixed(0)} ms (${index.documentCount} documents, +${indexMeasure.heapKeptMB.toFixed(1)} MB heap); query "parser stream": ${hits.length} hits in ${searchMs.toFixed(1)} ms`);
+  console.log(
+    `ratio app / baseline: time ${(app.ms / base.ms).toFixed(2)}×, peak heap ${(app.heapPeakMB / base.heapPeakMB).toFixed(2)}×, kept heap ${(app.heapKeptMB / base.heapKeptMB).toFixed(2)}×`,
+  );
+  console.log(
+    `search index for this session: built in ${indexMeasure.ms.toFixed(0)} ms (${index.documentCount} documents, +${indexMeasure.heapKeptMB.toFixed(1)} MB heap); query "parser stream": ${hits.length} hits in ${searchMs.toFixed(1)} ms`,
+  );
   if (process.env.BENCH_KEEP) console.log(`kept ${file}`);
   else rmSync(dir, { recursive: true, force: true });
   process.exit(0);

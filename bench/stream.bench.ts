@@ -47,7 +47,9 @@ async function startHost(profileDir?: string): Promise<Host> {
   const workspace = mkdtempSync(join(tmpdir(), 'acp-bench-ws-'));
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents: [AGENT] }));
   const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'out/main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'out/main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
@@ -147,7 +149,10 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
       pageProfile = join(PROFILES, `page-${Date.now()}.cpuprofile`);
       writeFileSync(pageProfile, JSON.stringify(data));
     }
-    const marks = (await page.evaluate('(window.benchRunning = false, { longest: window.benchLongest, gap: window.benchGap })')) as { longest: number; gap: number };
+    const marks = (await page.evaluate('(window.benchRunning = false, { longest: window.benchLongest, gap: window.benchGap })')) as {
+      longest: number;
+      gap: number;
+    };
     await cdp.send('HeapProfiler.collectGarbage');
     await cdp.send('Performance.enable');
     const { metrics } = await cdp.send('Performance.getMetrics');
@@ -191,7 +196,12 @@ async function main(): Promise<void> {
     rows.push(row);
     console.log(row);
   };
-  console.log(`Node ${process.version}; ${RUNS} runs per contender, interleaved; medians. Load average at start: ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `Node ${process.version}; ${RUNS} runs per contender, interleaved; medians. Load average at start: ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   console.log(header);
   try {
     for (const n of SIZES) {

@@ -5,7 +5,11 @@ import { expect, openApp, send, startSession, test, transcript, waitIdle } from 
 
 /** Issue 13: the fixture agent speaks each real agent's exact wire shapes; the cards must read right. */
 test.describe("real agents' shapes", () => {
-  test('Claude Code: a command line without args runs in the shell and its card shows the output; a failing one says Failed, not Done; tool text is Markdown', async ({ page, host, problems }) => {
+  test('Claude Code: a command line without args runs in the shell and its card shows the output; a failing one says Failed, not Done; tool text is Markdown', async ({
+    page,
+    host,
+    problems,
+  }) => {
     writeFileSync(join(host.workspace, 'hello.txt'), 'hello\n');
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
@@ -54,11 +58,18 @@ test.describe("real agents' shapes", () => {
 test.describe('Gemini and sign-in', () => {
   let gemini: RunningHost;
   test.beforeAll(async () => {
-    gemini = await startHost({ settings: { agents: [fixtureAgent('gemini', 'Gemini CLI', ['--delay', '0', '--auth', '--gemini-auth']), fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0'])] } });
+    gemini = await startHost({
+      settings: {
+        agents: [fixtureAgent('gemini', 'Gemini CLI', ['--delay', '0', '--auth', '--gemini-auth']), fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0'])],
+      },
+    });
   });
   test.afterAll(async () => gemini.stop());
 
-  test("Gemini: the key method asks for GEMINI_API_KEY as a secret; each failed sign-in shows the agent's reason; thoughts lose the **** marker", async ({ page, problems }) => {
+  test("Gemini: the key method asks for GEMINI_API_KEY as a secret; each failed sign-in shows the agent's reason; thoughts lose the **** marker", async ({
+    page,
+    problems,
+  }) => {
     await page.goto(gemini.url);
     await page.getByRole('button', { name: 'New session with Gemini CLI' }).click();
     const dialog = page.getByRole('dialog', { name: 'New session' });
@@ -67,7 +78,9 @@ test.describe('Gemini and sign-in', () => {
     await expect(page.getByLabel('Session status')).toHaveText('Waiting for you');
     const panel = page.getByRole('region', { name: 'Sign in to Gemini CLI' });
     await panel.getByRole('button', { name: 'Log in with Google' }).click();
-    await expect(panel.getByRole('alert')).toContainText(/^Sign-in with “Log in with Google” failed: .*Login with Google is not available in this environment\./);
+    await expect(panel.getByRole('alert')).toContainText(
+      /^Sign-in with “Log in with Google” failed: .*Login with Google is not available in this environment\./,
+    );
     await panel.getByRole('button', { name: 'Use Gemini API key' }).click();
     const form = panel.getByRole('form', { name: 'Use Gemini API key' });
     const key = form.getByLabel('Use Gemini API key');

@@ -59,9 +59,7 @@ test.describe('Electron app', () => {
 
   test('opens one hardened window showing the app', async () => {
     await expect(page).toHaveTitle('ACP Desktop');
-    const windows = await app.evaluate(({ BrowserWindow }) =>
-      BrowserWindow.getAllWindows().map((window) => ({ visible: window.isVisible() })),
-    );
+    const windows = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((window) => ({ visible: window.isVisible() })));
     expect(windows).toEqual([{ visible: true }]);
     // The page is isolated and sandboxed: it sees the bridge but neither Node nor the preload's scope.
     const isolated = await page.evaluate(() => typeof (globalThis as unknown as { module?: unknown }).module === 'undefined');

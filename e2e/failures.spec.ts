@@ -51,7 +51,10 @@ test('1. the agent crashes mid-turn: what streamed stays, exit code and stderr s
 });
 
 test('2. an agent that cannot start: the reason shows in the session and sidebar; fixing settings.json and retrying works', async ({ page }) => {
-  host = await startHost({ settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--crash-on-start'])] }, env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' } });
+  host = await startHost({
+    settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--crash-on-start'])] },
+    env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' },
+  });
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);
   await expect(page.getByRole('main')).toContainText('crashing on start as asked');
@@ -59,14 +62,21 @@ test('2. an agent that cannot start: the reason shows in the session and sidebar
   await shot(page, 'failures-start-crash');
   // Fix the file on disk and try again, without restarting the app.
   writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
-  await page.getByRole('button', { name: /Restart agent|Retry|Try again/ }).first().click();
+  await page
+    .getByRole('button', { name: /Restart agent|Retry|Try again/ })
+    .first()
+    .click();
   await expect(status(page)).toHaveText('Idle');
   await send(page, 'fixed');
   await expect(transcript(page)).toContainText('Echo: fixed');
 });
 
 for (const [label, agent, reason] of [
-  ['a missing command', { id: 'fixture', name: 'Fixture Agent', command: '/nonexistent/agent-binary', args: [] }, /nonexistent\/agent-binary|ENOENT|not found/i],
+  [
+    'a missing command',
+    { id: 'fixture', name: 'Fixture Agent', command: '/nonexistent/agent-binary', args: [] },
+    /nonexistent\/agent-binary|ENOENT|not found/i,
+  ],
   ['protocol 99', fixtureAgent('fixture', 'Fixture Agent', ['--protocol', '99']), /protocol/i],
   ['a slow initialize', fixtureAgent('fixture', 'Fixture Agent', ['--slow-init', '5000']), /did not answer initialize within 1\.5 s/],
 ] as const) {
@@ -78,7 +88,10 @@ for (const [label, agent, reason] of [
     await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
     await shot(page, `failures-start-${label.replace(/\W+/g, '-')}`);
     writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
-    await page.getByRole('button', { name: /Restart agent|Retry|Try again/ }).first().click();
+    await page
+      .getByRole('button', { name: /Restart agent|Retry|Try again/ })
+      .first()
+      .click();
     await expect(status(page)).toHaveText('Idle');
     await send(page, 'fixed');
     await expect(transcript(page)).toContainText('Echo: fixed');

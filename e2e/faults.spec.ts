@@ -22,7 +22,11 @@ test('a hostile agent and a hostile request: a few summarised notices, the app k
   await send(page, 'garbage 5000');
   await expect(transcript(page)).toContainText('Survived 5000 garbage lines.', { timeout: 30_000 });
   await expect(transcript(page)).toContainText('more line(s) like this');
-  expect(await transcript(page).getByText(/not ACP on stdout/).count()).toBeLessThan(20);
+  expect(
+    await transcript(page)
+      .getByText(/not ACP on stdout/)
+      .count(),
+  ).toBeLessThan(20);
 
   // Any page on 127.0.0.1 can plant this cookie: it used to take the host down.
   const res = await fetch(new URL('/', host.url), { headers: { cookie: 'acp_token=%E0%A4%A' } });

@@ -31,7 +31,11 @@ test('search finds a word from an old session and opens it at that entry; export
   }
   // Make it an old session: restart the host, close its tab.
   await first.stop();
-  const second = await startHost({ dataDir: first.dataDir, workspace: first.workspace, settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0'])] } });
+  const second = await startHost({
+    dataDir: first.dataDir,
+    workspace: first.workspace,
+    settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0'])] },
+  });
   hosts.push(second);
   await openApp(page, second);
   await expect(transcript(page).getByText('filler message 8', { exact: true })).toBeVisible();
@@ -51,7 +55,10 @@ test('search finds a word from an old session and opens it at that entry; export
   await expect(page.getByRole('tab')).toHaveCount(1);
 
   await openHistory(page);
-  const row = page.getByRole('listitem', { name: 'Untitled session' }).or(page.getByRole('list', { name: 'Sessions' }).getByRole('listitem')).first();
+  const row = page
+    .getByRole('listitem', { name: 'Untitled session' })
+    .or(page.getByRole('list', { name: 'Sessions' }).getByRole('listitem'))
+    .first();
   const download = page.waitForEvent('download');
   await row.getByRole('button', { name: 'Export Markdown' }).click();
   const file = await download;
@@ -65,7 +72,7 @@ test('search finds a word from an old session and opens it at that entry; export
   expect(log.split('\n')[0]).toContain('"kind":"session.created"');
 });
 
-test("history shows the sessions an agent lists through session/list, page by page, and opens one", async ({ page }) => {
+test('history shows the sessions an agent lists through session/list, page by page, and opens one', async ({ page }) => {
   const listing = await startHost({ settings: { agents: [fixtureAgent('lister', 'Lister', ['--list', '--delay', '0'])] } });
   hosts.push(listing);
   await openApp(page, listing);

@@ -62,7 +62,10 @@ test('restart the host mid-session: every tab (order, active), every message and
   await expect(transcript(page).getByText('hello alpha', { exact: true })).toBeVisible();
   await expect(transcript(page).getByText('Echo:', { exact: true })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('a draft that was never sent');
-  for (const [id, word] of [[before.ids[1], 'hello beta'], [before.ids[2], 'hello gamma']]) {
+  for (const [id, word] of [
+    [before.ids[1], 'hello beta'],
+    [before.ids[2], 'hello gamma'],
+  ]) {
     await page.locator(`#tab-${id}`).click();
     await expect(transcript(page).getByText(word, { exact: true })).toBeVisible();
     await expect(transcript(page).getByText('Turn ended')).toBeVisible();

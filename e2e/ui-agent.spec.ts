@@ -37,7 +37,10 @@ test.describe('5 · plans, 7 · config options, 11 · agent info, 12 · unknown 
     await expect(bar.locator('.config-label')).toHaveText(['Mode', 'Model', 'Web search', 'Future option']);
     const model = bar.getByRole('combobox', { name: 'Model', exact: true });
     await expect(model.locator('optgroup')).toHaveCount(2);
-    expect(await model.locator('optgroup').evaluateAll((groups) => groups.map((g) => (g as HTMLOptGroupElement).label))).toEqual(['Fast models', 'Smart models']);
+    expect(await model.locator('optgroup').evaluateAll((groups) => groups.map((g) => (g as HTMLOptGroupElement).label))).toEqual([
+      'Fast models',
+      'Smart models',
+    ]);
     await expect(model).toHaveValue('fixture-mini');
     // The person changes an option: the agent's answer (the full list) is what shows.
     await model.selectOption('fixture-pro');
@@ -75,7 +78,10 @@ test.describe('5 · plans, 7 · config options, 11 · agent info, 12 · unknown 
     }
   });
 
-  test('agent and session info: name, version, capabilities, stderr log; usage with thresholds and cost; title from session_info_update', async ({ page, host }) => {
+  test('agent and session info: name, version, capabilities, stderr log; usage with thresholds and cost; title from session_info_update', async ({
+    page,
+    host,
+  }) => {
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
     await send(page, 'usage');
@@ -125,7 +131,9 @@ test.describe('5 · plans, 7 · config options, 11 · agent info, 12 · unknown 
   test('usage colour thresholds: a nearly full context window is red and says so', async ({ page }) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-usage-'));
     const workspace = mkdtempSync(join(tmpdir(), 'acp-e2e-ws-'));
-    seedSession(dataDir, 's_usage', workspace, [{ kind: 'acp.update', update: { sessionUpdate: 'usage_update', used: 192_000, size: 200_000, cost: { amount: 12.5, currency: 'EUR' } } }]);
+    seedSession(dataDir, 's_usage', workspace, [
+      { kind: 'acp.update', update: { sessionUpdate: 'usage_update', used: 192_000, size: 200_000, cost: { amount: 12.5, currency: 'EUR' } } },
+    ]);
     const host = await startHost({ dataDir, workspace, settings: { agents: [FIXTURE] } });
     try {
       await page.goto(host.url);

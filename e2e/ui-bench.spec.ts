@@ -14,9 +14,25 @@ test('a 5,000-entry session: virtualized (few DOM rows) and scrolled end to end;
     const turnId = `t${turn}`;
     bodies.push({ kind: 'turn.started', turnId, prompt: [{ type: 'text', text: `Question ${turn}: how does part ${turn} work?` }] });
     const code = turn % 3 === 0 ? `\n\n\`\`\`ts\nexport function part${turn}(x: number) {\n  return x * ${turn};\n}\n\`\`\`\n` : '';
-    bodies.push({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Answer ${turn}. ${'Some **Markdown** text with a [link](https://example.com). '.repeat(1 + (turn % 4))}${code}` } } });
+    bodies.push({
+      kind: 'acp.update',
+      update: {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: `Answer ${turn}. ${'Some **Markdown** text with a [link](https://example.com). '.repeat(1 + (turn % 4))}${code}` },
+      },
+    });
     if (turn % 5 === 0) {
-      bodies.push({ kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: `call${turn}`, title: `Read file ${turn}`, kind: 'read', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: `contents ${turn}` } }] } });
+      bodies.push({
+        kind: 'acp.update',
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: `call${turn}`,
+          title: `Read file ${turn}`,
+          kind: 'read',
+          status: 'completed',
+          content: [{ type: 'content', content: { type: 'text', text: `contents ${turn}` } }],
+        },
+      });
       entries++;
     }
     bodies.push({ kind: 'turn.ended', turnId, stopReason: 'end_turn' });

@@ -38,7 +38,11 @@ test.describe('9 · elicitation', () => {
     await tags.getByRole('checkbox', { name: 'cli' }).check();
     await form.getByRole('button', { name: 'Accept' }).click();
     await expect(form).toBeHidden();
-    await expect(transcript(page).getByText('Elicitation accept: {"name":"acp","email":"dev@example.com","stars":4,"private":true,"language":"rust","tags":["web","cli"]}')).toBeVisible();
+    await expect(
+      transcript(page).getByText(
+        'Elicitation accept: {"name":"acp","email":"dev@example.com","stars":4,"private":true,"language":"rust","tags":["web","cli"]}',
+      ),
+    ).toBeVisible();
     await waitIdle(page);
 
     await send(page, 'elicit');

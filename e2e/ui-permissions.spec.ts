@@ -67,9 +67,9 @@ test.describe('6 · permissions and settings', () => {
     await startSession(page, 'Fixture Agent', host.workspace);
     await page.evaluate(() => ((window as unknown as { hiddenForTest: boolean }).hiddenForTest = true));
     await send(page, 'permission');
-    await expect.poll(() => page.evaluate(() => (window as unknown as { notes: unknown[] }).notes)).toEqual([
-      { title: 'Fixture Agent needs you', body: 'Permission: Edit src/app.ts' },
-    ]);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { notes: unknown[] }).notes))
+      .toEqual([{ title: 'Fixture Agent needs you', body: 'Permission: Edit src/app.ts' }]);
     await expect(page.getByRole('tab').first()).toHaveAccessibleDescription('Waiting for you, 1 waiting for you');
   });
 

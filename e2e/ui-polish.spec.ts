@@ -3,7 +3,11 @@ import { startRegistryServer, type RegistryServer } from './fixtures/registrySer
 import { expect, openApp, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
 
 test.describe('polish', () => {
-  test('the tool card shows how its permission was answered: the option chosen, or automatically from a remembered choice', async ({ page, host, problems }) => {
+  test('the tool card shows how its permission was answered: the option chosen, or automatically from a remembered choice', async ({
+    page,
+    host,
+    problems,
+  }) => {
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
     await send(page, 'permission');
@@ -15,9 +19,7 @@ test.describe('polish', () => {
     // The same kind again: answered from the remembered choice, and the card says so.
     await send(page, 'permission');
     await expect(cards).toHaveCount(2);
-    await expect(cards.nth(1).getByLabel('Permission answer')).toHaveText(
-      'Permission: Always allow edits (allow always), answered automatically (remembered)',
-    );
+    await expect(cards.nth(1).getByLabel('Permission answer')).toHaveText('Permission: Always allow edits (allow always), answered automatically (remembered)');
     await waitIdle(page);
     await cards.nth(1).scrollIntoViewIfNeeded();
     await shot(page, 'tool-permission-remembered');

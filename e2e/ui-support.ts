@@ -42,7 +42,6 @@ export async function openApp(page: Page, host: RunningHost): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Agents' })).toBeVisible();
 }
 
-
 export function transcript(page: Page) {
   return page.getByRole('log', { name: 'Transcript' });
 }

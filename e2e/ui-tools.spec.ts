@@ -5,7 +5,11 @@ import { startHost } from './fixtures/host';
 import { expect, FIXTURE, openApp, seedSession, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
 
 test.describe('3 · tool calls and 4 · diffs', () => {
-  test('cards: kind, title, status, locations open a read-only file view, content, raw output; Monaco diff with inline toggle; review view', async ({ page, host, problems }) => {
+  test('cards: kind, title, status, locations open a read-only file view, content, raw output; Monaco diff with inline toggle; review view', async ({
+    page,
+    host,
+    problems,
+  }) => {
     writeFileSync(join(host.workspace, 'README.md'), Array.from({ length: 40 }, (_, i) => `line ${i + 1} of the readme`).join('\n'));
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
@@ -52,7 +56,10 @@ test.describe('3 · tool calls and 4 · diffs', () => {
     expect(problems).toEqual([]);
   });
 
-  test('edits, new files and deletions in the review view; a 20,000-line diff stays responsive (Monaco renders only what is visible)', async ({ page, problems }) => {
+  test('edits, new files and deletions in the review view; a 20,000-line diff stays responsive (Monaco renders only what is visible)', async ({
+    page,
+    problems,
+  }) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-diff-'));
     const workspace = mkdtempSync(join(tmpdir(), 'acp-e2e-ws-'));
     const big = Array.from({ length: 20_000 }, (_, i) => `const value${i} = ${i};`);
@@ -66,7 +73,17 @@ test.describe('3 · tool calls and 4 · diffs', () => {
       tool('e1', 'Edit big.ts', [{ type: 'diff', path: join(workspace, 'big.ts'), oldText: big.join('\n'), newText: bigNew.join('\n') }]),
       tool('e2', 'Delete old.ts', [{ type: 'diff', path: join(workspace, 'old.ts'), oldText: 'export const old = 1;\n', newText: '', deleted: true }]),
       tool('e3', 'Create fresh.ts', [{ type: 'diff', path: join(workspace, 'fresh.ts'), oldText: null, newText: 'export const fresh = 2;\n' }]),
-      { kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: 'r1', title: 'Read /etc/hostname', kind: 'read', status: 'completed', locations: [{ path: '/etc/hostname', line: 1 }] } },
+      {
+        kind: 'acp.update',
+        update: {
+          sessionUpdate: 'tool_call',
+          toolCallId: 'r1',
+          title: 'Read /etc/hostname',
+          kind: 'read',
+          status: 'completed',
+          locations: [{ path: '/etc/hostname', line: 1 }],
+        },
+      },
       { kind: 'file.written', path: join(workspace, 'written.txt'), oldText: 'before\n', newText: 'after\n' },
       { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' },
     ]);
@@ -105,7 +122,10 @@ test.describe('3 · tool calls and 4 · diffs', () => {
       await expect(panel.getByRole('group', { name: /Diff of .*written\.txt/ }).getByLabel('1 lines added, 1 removed')).toBeVisible();
       await shot(page, 'review-view');
       // The file view reads only inside the session's workspace folders.
-      await page.getByRole('article', { name: 'Tool call: Read /etc/hostname' }).getByRole('button', { name: /\/etc\/hostname:1/ }).click();
+      await page
+        .getByRole('article', { name: 'Tool call: Read /etc/hostname' })
+        .getByRole('button', { name: /\/etc\/hostname:1/ })
+        .click();
       await expect(panel.getByRole('region', { name: 'File /etc/hostname' }).getByRole('alert')).toContainText("outside this session's workspace folders");
       expect(problems).toEqual([]);
     } finally {

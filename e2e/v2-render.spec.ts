@@ -68,10 +68,25 @@ function recordedSession(sessionId: string): SessionEvent[] {
       ],
     }),
     ...wire({ sessionUpdate: 'terminal_update', terminalId: 'term-1', command: 'npm run watch', cwd: '/w', capabilities: { cancel: {} } }),
-    ...wire({ sessionUpdate: 'tool_call_update', toolCallId: 'tc-t', title: 'Watch', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term-1' }] }),
+    ...wire({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'tc-t',
+      title: 'Watch',
+      kind: 'execute',
+      status: 'in_progress',
+      content: [{ type: 'terminal', terminalId: 'term-1' }],
+    }),
     ...wire({ sessionUpdate: 'terminal_output_chunk', terminalId: 'term-1', data: Buffer.from('watching… ✓\r\n\x1b[32mgreen\x1b[0m\r\n').toString('base64') }),
     // The watch keeps running past the turn: the agent lists it as background work.
-    ...wire({ sessionUpdate: 'state_update', state: 'idle', stopReason: 'end_turn', background: [{ type: 'tool_call', toolCallId: 'tc-t' }, { type: 'terminal', terminalId: 'term-1' }] }),
+    ...wire({
+      sessionUpdate: 'state_update',
+      state: 'idle',
+      stopReason: 'end_turn',
+      background: [
+        { type: 'tool_call', toolCallId: 'tc-t' },
+        { type: 'terminal', terminalId: 'term-1' },
+      ],
+    }),
   ];
   return bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: Date.now() }) as SessionEvent);
 }
@@ -81,7 +96,12 @@ test('a v2 diff with several changes, its git patch and an agent terminal render
   const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-v2-'));
   const sessionId = 'v2-recorded';
   mkdirSync(join(dataDir, 'sessions'), { recursive: true });
-  writeFileSync(join(dataDir, 'sessions', `${sessionId}.jsonl`), recordedSession(sessionId).map((e) => JSON.stringify(e)).join('\n') + '\n');
+  writeFileSync(
+    join(dataDir, 'sessions', `${sessionId}.jsonl`),
+    recordedSession(sessionId)
+      .map((e) => JSON.stringify(e))
+      .join('\n') + '\n',
+  );
   writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: [sessionId], active: sessionId }));
   const host = await startHost({ dataDir, settings: { agents: [fixtureAgent('fixture', 'Fixture Agent')] } });
   hosts.push(host);

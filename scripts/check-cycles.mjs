@@ -125,7 +125,9 @@ for (const component of components()) {
   const reportOnly = members.every((file) => REPORT_ONLY.some((folder) => file.startsWith(`${folder}/`)));
   const start = component.find((file) => rel(file) === members[0]);
   const label = reportOnly ? 'import cycle (reported only, see REPORT_ONLY)' : 'import cycle';
-  console.error(`${label}: ${cycleThrough(start, component).map(rel).join(' → ')}${members.length > 2 ? `\n  (${members.length} files: ${members.join(', ')})` : ''}`);
+  console.error(
+    `${label}: ${cycleThrough(start, component).map(rel).join(' → ')}${members.length > 2 ? `\n  (${members.length} files: ${members.join(', ')})` : ''}`,
+  );
   if (reportOnly) reported++;
   else failing++;
 }

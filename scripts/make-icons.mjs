@@ -119,10 +119,7 @@ writeFileSync(join(resources, 'icon.png'), png(1024));
 
 writeFileSync(
   join(resources, 'icon.ico'),
-  encodeIco([
-    ...[16, 24, 32, 48, 64, 128].map((size) => ({ size, data: bmpEntry(size, rendered.get(size).rgba) })),
-    { size: 256, data: png(256) },
-  ]),
+  encodeIco([...[16, 24, 32, 48, 64, 128].map((size) => ({ size, data: bmpEntry(size, rendered.get(size).rgba) })), { size: 256, data: png(256) }]),
 );
 
 const small = legacyIcns(rendered.get(16).rgba);

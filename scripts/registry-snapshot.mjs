@@ -46,7 +46,8 @@ try {
 const agents = Array.isArray(index?.agents) ? index.agents : null;
 if (!agents?.length) fail('registry.json lists no agents.');
 for (const [i, agent] of agents.entries()) {
-  if (typeof agent?.id !== 'string' || typeof agent.version !== 'string' || typeof agent.distribution !== 'object') fail(`agents[${i}] lacks an id, a version or a distribution.`);
+  if (typeof agent?.id !== 'string' || typeof agent.version !== 'string' || typeof agent.distribution !== 'object')
+    fail(`agents[${i}] lacks an id, a version or a distribution.`);
 }
 
 mkdirSync(join(OUT, 'icons'), { recursive: true });
@@ -66,9 +67,21 @@ for (const agent of agents) {
 }
 // A folder copy keeps the time of the snapshot it was taken from when it says one (`snapshot.json`).
 const sourceMeta = isUrl ? null : await read('snapshot.json');
-const takenAt = isUrl ? new Date().toISOString() : (sourceMeta && JSON.parse(sourceMeta.toString('utf8')).takenAt) || statSync(join(from, 'registry.json')).mtime.toISOString();
+const takenAt = isUrl
+  ? new Date().toISOString()
+  : (sourceMeta && JSON.parse(sourceMeta.toString('utf8')).takenAt) || statSync(join(from, 'registry.json')).mtime.toISOString();
 writeFileSync(
   join(OUT, 'snapshot.json'),
-  JSON.stringify({ takenAt, from: isUrl ? from : LIVE, note: 'The offline fallback shown when neither the network nor the disk cache has an index. Icons are in icons/<id>.svg. Refresh: npm run registry:snapshot (docs/REGISTRY.md).' }, null, 2) + '\n',
+  JSON.stringify(
+    {
+      takenAt,
+      from: isUrl ? from : LIVE,
+      note: 'The offline fallback shown when neither the network nor the disk cache has an index. Icons are in icons/<id>.svg. Refresh: npm run registry:snapshot (docs/REGISTRY.md).',
+    },
+    null,
+    2,
+  ) + '\n',
 );
-console.log(`registry:snapshot: ${agents.length} agents (${agents.map((a) => `${a.id} ${a.version}`).join(', ')}), ${icons} icons → ${dirname(join(OUT, 'x'))}`);
+console.log(
+  `registry:snapshot: ${agents.length} agents (${agents.map((a) => `${a.id} ${a.version}`).join(', ')}), ${icons} icons → ${dirname(join(OUT, 'x'))}`,
+);

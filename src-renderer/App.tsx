@@ -90,8 +90,7 @@ export function App() {
       <main className="main" aria-label="Workspace">
         {connection === 'unauthorized' ? (
           <div role="alert" className="banner banner-error">
-            The app refused this page’s access token (the host was restarted with another one). Open the URL that
-            `acp-desktop serve` printed.
+            The app refused this page’s access token (the host was restarted with another one). Open the URL that `acp-desktop serve` printed.
           </div>
         ) : (
           connection !== 'open' && (

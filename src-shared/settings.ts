@@ -17,7 +17,11 @@ const protocolSetting = z.enum(PROTOCOL_SETTINGS);
 
 export const customAgentSchema = z
   .object({
-    id: z.string().min(1).max(100).regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
+    id: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
     name: z.string().min(1).max(200),
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
@@ -65,10 +69,7 @@ export const defaultSettings: Settings = settingsSchema.parse({});
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .map((issue) => {
-      const where = issue.path.reduce<string>(
-        (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
-        '',
-      );
+      const where = issue.path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
       return `${where || '(top level)'}: ${issue.message}`;
     })
     .join('; ');

@@ -38,7 +38,15 @@ function claudeSettings(home: string): Record<string, string> {
 
 /** What every agent gets: no update checks or telemetry, a home of its own. */
 function common(home: string): Record<string, string> {
-  return { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_DATA_HOME: join(home, '.local/share'), XDG_CACHE_HOME: join(home, '.cache'), XDG_STATE_HOME: join(home, '.local/state'), NO_UPDATE_NOTIFIER: '1', DO_NOT_TRACK: '1' };
+  return {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local/share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local/state'),
+    NO_UPDATE_NOTIFIER: '1',
+    DO_NOT_TRACK: '1',
+  };
 }
 
 export const AGENTS: CompatAgent[] = [
@@ -93,7 +101,19 @@ export const AGENTS: CompatAgent[] = [
     args: ['--acp'],
     quirks: /gemini/i,
     setup: (url, home) => {
-      file(join(home, '.gemini/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, general: { disableAutoUpdate: true, disableUpdateNag: true }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false } }, null, 2));
+      file(
+        join(home, '.gemini/settings.json'),
+        JSON.stringify(
+          {
+            security: { auth: { selectedType: 'gemini-api-key' } },
+            general: { disableAutoUpdate: true, disableUpdateNag: true },
+            telemetry: { enabled: false },
+            privacy: { usageStatisticsEnabled: false },
+          },
+          null,
+          2,
+        ),
+      );
       return { ...common(home), GEMINI_API_KEY: KEY, GOOGLE_GEMINI_BASE_URL: url, GEMINI_MODEL: MODEL, GEMINI_CLI_NO_RELAUNCH: 'true' };
     },
   },
@@ -106,7 +126,21 @@ export const AGENTS: CompatAgent[] = [
     args: ['--acp'],
     quirks: /qwen/i,
     setup: (url, home) => {
-      file(join(home, '.qwen/settings.json'), JSON.stringify({ security: { auth: { selectedType: 'openai' } }, model: { name: MODEL }, tools: { approvalMode: 'default' }, general: { disableAutoUpdate: true }, telemetry: { enabled: false }, privacy: { usageStatisticsEnabled: false } }, null, 2));
+      file(
+        join(home, '.qwen/settings.json'),
+        JSON.stringify(
+          {
+            security: { auth: { selectedType: 'openai' } },
+            model: { name: MODEL },
+            tools: { approvalMode: 'default' },
+            general: { disableAutoUpdate: true },
+            telemetry: { enabled: false },
+            privacy: { usageStatisticsEnabled: false },
+          },
+          null,
+          2,
+        ),
+      );
       return { ...common(home), OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: MODEL };
     },
   },
@@ -161,7 +195,14 @@ export const AGENTS: CompatAgent[] = [
         small_model: `compat/${MODEL}`,
         // OpenCode allows everything by default: ask, so the suite can answer a permission.
         permission: { edit: 'ask', bash: 'ask' },
-        provider: { compat: { npm: '@ai-sdk/openai-compatible', name: 'Compat model server', options: { baseURL: `${url}/v1`, apiKey: KEY }, models: { [MODEL]: { name: 'Compat model', reasoning: true, tool_call: true } } } },
+        provider: {
+          compat: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Compat model server',
+            options: { baseURL: `${url}/v1`, apiKey: KEY },
+            models: { [MODEL]: { name: 'Compat model', reasoning: true, tool_call: true } },
+          },
+        },
       }),
       OPENCODE_DISABLE_AUTOUPDATE: 'true',
       OPENCODE_DISABLE_MODELS_FETCH: 'true',

@@ -21,9 +21,10 @@ import { RESULTS_DIR, writeResult, type AgentResult, type Check } from './result
 import { observations, readWire } from './wire';
 
 const WIRE_TAP = join(import.meta.dirname, 'wireTap.mjs');
-const only = process.env.AGENTS?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = process.env.AGENTS?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const selected = AGENTS.filter((agent) => !only?.length || only.includes(agent.id));
-
 
 let unreachable: string | null = null;
 let server: ModelServer;
@@ -40,7 +41,16 @@ for (const agent of selected) {
   test(`${agent.name} (${agent.package}@${agent.version}) completes a full turn through the UI`, async ({ page }) => {
     test.skip(unreachable !== null, `the npm registry cannot be reached: ${unreachable}`);
     test.setTimeout(12 * 60_000);
-    const result: AgentResult = { id: agent.id, name: agent.name, package: agent.package, version: agent.version, checks: [], observations: [], quirkPattern: agent.quirks.source, finishedAt: '' };
+    const result: AgentResult = {
+      id: agent.id,
+      name: agent.name,
+      package: agent.package,
+      version: agent.version,
+      checks: [],
+      observations: [],
+      quirkPattern: agent.quirks.source,
+      finishedAt: '',
+    };
     const wireLog = join(RESULTS_DIR, `${agent.id}.wire.jsonl`);
     mkdirSync(RESULTS_DIR, { recursive: true });
     rmSync(wireLog, { force: true });
@@ -54,7 +64,10 @@ for (const agent of selected) {
       await host?.stop();
     }
     const failed = result.checks.filter((c) => !c.ok);
-    expect(failed.map((c) => `${c.name}: ${c.detail ?? ''}`), `${agent.name}: checks that failed`).toEqual([]);
+    expect(
+      failed.map((c) => `${c.name}: ${c.detail ?? ''}`),
+      `${agent.name}: checks that failed`,
+    ).toEqual([]);
   });
 }
 
@@ -65,7 +78,12 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
       result.checks.push({ name, ok: true, ...(detail ? { detail } : {}) });
       return true;
     } catch (error) {
-      const detail = (error as Error).message.split('\n').filter((l) => l.trim() && !/^\s+at /.test(l)).slice(0, 4).join(' ').replace(/\u001b\[\d+m/g, '');
+      const detail = (error as Error).message
+        .split('\n')
+        .filter((l) => l.trim() && !/^\s+at /.test(l))
+        .slice(0, 4)
+        .join(' ')
+        .replace(/\u001b\[\d+m/g, '');
       result.checks.push({ name, ok: false, detail: detail.slice(0, 400) });
       return false;
     }
@@ -119,7 +137,9 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
   const answered: string[] = [];
   const turnEnded = await check('turn 1 ends', async () => {
     const deadline = Date.now() + 180_000;
-    await expect(status).not.toHaveText('Idle', { timeout: 10_000 }).catch(() => {});
+    await expect(status)
+      .not.toHaveText('Idle', { timeout: 10_000 })
+      .catch(() => {});
     while (Date.now() < deadline) {
       if ((await status.textContent()) === 'Idle' && (await page.getByRole('button', { name: 'Stop' }).count()) === 0) return;
       const option = await allowOption(page);
@@ -174,10 +194,14 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
     await entry.click();
     const diff = panel.getByRole('group', { name: new RegExp(`Diff of .*${FILE.replace('.', '\\.')}`) });
     await expect(diff.locator('.monaco-editor .view-lines').last()).toContainText('HELLO', { timeout: 10_000 });
-    const counts = await diff.getByLabel(/lines added, \d+ removed/).first().getAttribute('aria-label');
+    const counts = await diff
+      .getByLabel(/lines added, \d+ removed/)
+      .first()
+      .getAttribute('aria-label');
     await shot('review');
     // Before this session the file did not exist: the net change is a new one-line file.
-    if (!/new/.test(entryName) || counts !== '1 lines added, 0 removed') throw new Error(`the entry reads "${entryName.trim()}" with "${counts}"; the disk has a new file of one line "HELLO"`);
+    if (!/new/.test(entryName) || counts !== '1 lines added, 0 removed')
+      throw new Error(`the entry reads "${entryName.trim()}" with "${counts}"; the disk has a new file of one line "HELLO"`);
     const shown = (await diff.locator('.monaco-editor .view-lines').last().textContent()) ?? '';
     if (/hello/.test(shown)) throw new Error(`the diff still shows the old text: ${JSON.stringify(shown.slice(0, 80))}`);
     return `${entryName.trim()} · ${counts}`;
@@ -190,7 +214,9 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
       // Tell an app defect from an agent that never sends the output.
       const wire = existsSync(wireLog) ? readFileSync(wireLog, 'utf8') : '';
       const sent = /shell-ok(\\r)?\\n(\\u001b\[[0-9;]*m)*HELLO/.test(wire) || /"method":"terminal\/create"/.test(wire);
-      throw new Error(`no tool card shows the output "shell-ok / HELLO" of \`${SHELL_COMMAND}\`${sent ? '' : ' (the agent sent no output over ACP: neither in a tool update nor through terminal/create)'}`);
+      throw new Error(
+        `no tool card shows the output "shell-ok / HELLO" of \`${SHELL_COMMAND}\`${sent ? '' : ' (the agent sent no output over ACP: neither in a tool update nor through terminal/create)'}`,
+      );
     }
   });
   await check('tool output without raw Markdown fences', async () => {
@@ -215,14 +241,21 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
       await page.getByRole('button', { name: 'Stop' }).click({ timeout: 15_000 });
     } catch (error) {
       // Seen with Codex: the button is there but a click does not land; the same command by keyboard.
-      how = `the Stop button could not be clicked (${(error as Error).message.split('\n').find((l) => /-\s/.test(l))?.trim() ?? 'timeout'}), Esc used`;
+      how = `the Stop button could not be clicked (${
+        (error as Error).message
+          .split('\n')
+          .find((l) => /-\s/.test(l))
+          ?.trim() ?? 'timeout'
+      }), Esc used`;
       await page.getByRole('textbox', { name: 'Message' }).press('Escape');
     }
     try {
       await expect(log.getByText('Stopped').last()).toBeVisible({ timeout: 30_000 });
     } catch {
       const cancelled = existsSync(wireLog) && readFileSync(wireLog, 'utf8').includes('"method":"session/cancel"');
-      throw new Error(`"Stopped" not shown within 30 s; ${how || 'the Stop button was clicked'}; ${cancelled ? 'session/cancel was sent' : 'no session/cancel reached the agent'}`);
+      throw new Error(
+        `"Stopped" not shown within 30 s; ${how || 'the Stop button was clicked'}; ${cancelled ? 'session/cancel was sent' : 'no session/cancel reached the agent'}`,
+      );
     }
     if (how) throw new Error(how);
     await expect(status).toHaveText('Idle', { timeout: 30_000 });
@@ -246,7 +279,10 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
 
 /** A one-time "allow" option of a pending permission, if one is shown. */
 async function allowOption(page: Page) {
-  const buttons = page.getByRole('group', { name: /^Permission requested/ }).getByRole('group', { name: 'Options' }).getByRole('button');
+  const buttons = page
+    .getByRole('group', { name: /^Permission requested/ })
+    .getByRole('group', { name: 'Options' })
+    .getByRole('button');
   const count = await buttons.count();
   let first = null;
   for (let i = 0; i < count; i++) {
@@ -265,7 +301,10 @@ async function visibleAlerts(page: Page): Promise<string> {
   for (let i = 0; i < (await alerts.count()); i++) {
     if (await alerts.nth(i).isVisible()) texts.push(((await alerts.nth(i).textContent()) ?? '').trim());
   }
-  return texts.filter(Boolean).map((t) => `alert: ${t.slice(0, 200)}`).join('; ');
+  return texts
+    .filter(Boolean)
+    .map((t) => `alert: ${t.slice(0, 200)}`)
+    .join('; ');
 }
 
 export type { Check };

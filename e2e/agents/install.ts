@@ -46,7 +46,11 @@ export async function install(agent: CompatAgent): Promise<string> {
   if (installedVersion(agent) === agent.version && existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, description: `acp-desktop compat suite: ${agent.name}` }));
-  const { stderr } = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--registry', REGISTRY, `${agent.package}@${agent.version}`], { cwd: dir, timeout: 10 * 60_000, maxBuffer: 16 << 20 });
+  const { stderr } = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--registry', REGISTRY, `${agent.package}@${agent.version}`], {
+    cwd: dir,
+    timeout: 10 * 60_000,
+    maxBuffer: 16 << 20,
+  });
   if (!existsSync(bin)) throw new Error(`npm installed ${agent.package}@${agent.version} but ${bin} is missing:\n${stderr}`);
   return bin;
 }

@@ -28,13 +28,19 @@ async function sse(path: string, body: unknown): Promise<{ event?: string; data:
 }
 
 const prompt = `Go ${marker('full', '/ws')}`;
-const fnTool = (name: string, properties: Record<string, { type: string }>, required = Object.keys(properties)) => ({ type: 'function', function: { name, parameters: { type: 'object', properties, required } } });
+const fnTool = (name: string, properties: Record<string, { type: string }>, required = Object.keys(properties)) => ({
+  type: 'function',
+  function: { name, parameters: { type: 'object', properties, required } },
+});
 
 test('OpenAI chat completions: reasoning_content, text and a write tool call in deltas, then [DONE]', async () => {
   const events = await sse('/v1/chat/completions', {
     model: 'm',
     stream: true,
-    messages: [{ role: 'system', content: 'sys' }, { role: 'user', content: prompt }],
+    messages: [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: prompt },
+    ],
     tools: [fnTool('write_file', { file_path: { type: 'string' }, content: { type: 'string' } }), fnTool('run_shell_command', { command: { type: 'string' } })],
   });
   expect(events.at(-1)!.data).toBe('[DONE]');
@@ -59,7 +65,9 @@ test('OpenAI Responses: after three tool results the shell call, as output_item 
   expect(events[0].event).toBe('response.created');
   const completed = JSON.parse(events.at(-1)!.data) as Json;
   expect(completed.type).toBe('response.completed');
-  expect(completed.response.output).toEqual([expect.objectContaining({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: SHELL_COMMAND }) })]);
+  expect(completed.response.output).toEqual([
+    expect.objectContaining({ type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: SHELL_COMMAND }) }),
+  ]);
   expect(events.map((e) => e.event)).toContain('response.function_call_arguments.done');
 });
 
@@ -78,26 +86,51 @@ test('Anthropic Messages: thinking, text and tool_use blocks, message_stop; the 
   expect(events.filter((e) => e === 'content_block_start')).toHaveLength(3);
   expect(events.filter((e) => e === 'content_block_stop')).toHaveLength(3);
   expect(data[2].delta).toEqual({ type: 'thinking_delta', thinking: THOUGHT });
-  expect(data.filter((d) => d.delta?.type === 'text_delta').map((d) => d.delta.text).join('')).toBe('Writing hello.txt.');
+  expect(
+    data
+      .filter((d) => d.delta?.type === 'text_delta')
+      .map((d) => d.delta.text)
+      .join(''),
+  ).toBe('Writing hello.txt.');
   const tool = data.findIndex((d) => d.content_block?.type === 'tool_use');
   expect(data[tool].content_block).toMatchObject({ type: 'tool_use', name: 'Write' });
   expect(JSON.parse(data[tool + 1].delta.partial_json)).toEqual({ file_path: '/ws/hello.txt', content: 'hello\n' });
   expect(data.at(-2)!.delta.stop_reason).toBe('tool_use');
 
   const result = (n: number) => ({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${n}`, content: 'ok' }] });
-  const last = await sse('/v1/messages', { model: 'm', stream: true, messages: [{ role: 'user', content: prompt }, result(1), result(2), result(3), result(4)], tools: [{ name: 'Bash', input_schema: {} }] });
-  const text = last.map((e) => JSON.parse(e.data) as Json).filter((d) => d.delta?.type === 'text_delta').map((d) => d.delta.text).join('');
+  const last = await sse('/v1/messages', {
+    model: 'm',
+    stream: true,
+    messages: [{ role: 'user', content: prompt }, result(1), result(2), result(3), result(4)],
+    tools: [{ name: 'Bash', input_schema: {} }],
+  });
+  const text = last
+    .map((e) => JSON.parse(e.data) as Json)
+    .filter((d) => d.delta?.type === 'text_delta')
+    .map((d) => d.delta.text)
+    .join('');
   expect(text).toBe(FINAL_TEXT);
 });
 
 test('Gemini streamGenerateContent: a thought part, text and a functionCall; JSON answers for structured requests', async () => {
   const events = await sse('/v1beta/models/m:streamGenerateContent?alt=sse', {
     contents: [{ role: 'user', parts: [{ text: prompt }] }],
-    tools: [{ functionDeclarations: [{ name: 'write_file', parametersJsonSchema: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } } } }] }],
+    tools: [
+      {
+        functionDeclarations: [
+          { name: 'write_file', parametersJsonSchema: { type: 'object', properties: { file_path: { type: 'string' }, content: { type: 'string' } } } },
+        ],
+      },
+    ],
   });
   const parts = events.flatMap((e) => (JSON.parse(e.data) as Json).candidates[0].content.parts);
   expect(parts[0]).toEqual({ text: THOUGHT, thought: true });
-  expect(parts.filter((p: Json) => typeof p.text === 'string' && !p.thought).map((p: Json) => p.text).join('')).toBe('Writing hello.txt.');
+  expect(
+    parts
+      .filter((p: Json) => typeof p.text === 'string' && !p.thought)
+      .map((p: Json) => p.text)
+      .join(''),
+  ).toBe('Writing hello.txt.');
   expect(parts.at(-1)).toEqual({ functionCall: { name: 'write_file', args: { file_path: '/ws/hello.txt', content: 'hello\n' } } });
 
   const response = await fetch(`${server.url}/v1beta/models/m:generateContent`, {
@@ -109,7 +142,10 @@ test('Gemini streamGenerateContent: a thought part, text and a functionCall; JSO
 });
 
 test('side requests without tools (titles, summaries) get a short plain answer', async () => {
-  const response = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompt }] }) });
+  const response = await fetch(`${server.url}/v1/chat/completions`, {
+    method: 'POST',
+    body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: prompt }] }),
+  });
   const body = (await response.json()) as Json;
   expect(body.choices[0].message).toMatchObject({ role: 'assistant', content: 'Compat run' });
   expect(body.choices[0].message.tool_calls).toBeUndefined();

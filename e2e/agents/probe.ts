@@ -78,7 +78,9 @@ function answer(requestId: number, method: string, params: Record<string, unknow
   }
   if (method === 'terminal/create') {
     const args = (params.args as string[] | undefined) ?? [];
-    const run = args.length ? spawnSync(String(params.command), args, { cwd: String(params.cwd ?? workspace), encoding: 'utf8' }) : spawnSync('sh', ['-c', String(params.command)], { cwd: String(params.cwd ?? workspace), encoding: 'utf8' });
+    const run = args.length
+      ? spawnSync(String(params.command), args, { cwd: String(params.cwd ?? workspace), encoding: 'utf8' })
+      : spawnSync('sh', ['-c', String(params.command)], { cwd: String(params.cwd ?? workspace), encoding: 'utf8' });
     const terminalId = `t${requestId}`;
     terminals.set(terminalId, { output: `${run.stdout}${run.stderr}`, code: run.status ?? 1 });
     return send({ id: requestId, result: { terminalId } });
@@ -91,12 +93,23 @@ function answer(requestId: number, method: string, params: Record<string, unknow
   if (method === 'terminal/release' || method === 'terminal/kill') return send({ id: requestId, result: {} });
   send({ id: requestId, error: { code: -32601, message: `probe: no ${method}` } });
 }
-const init = await request('initialize', { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, ...(process.env.PROBE_META ? { _meta: JSON.parse(process.env.PROBE_META) as object } : {}) }, clientInfo: { name: 'probe', version: '0' } });
+const init = await request('initialize', {
+  protocolVersion: 1,
+  clientCapabilities: {
+    fs: { readTextFile: true, writeTextFile: true },
+    terminal: true,
+    ...(process.env.PROBE_META ? { _meta: JSON.parse(process.env.PROBE_META) as object } : {}),
+  },
+  clientInfo: { name: 'probe', version: '0' },
+});
 console.log('INIT', JSON.stringify(init).slice(0, 800));
 const session = (await request('session/new', { cwd: workspace, mcpServers: [] })) as { sessionId?: string };
 console.log('SESSION', JSON.stringify(session).slice(0, 800));
 for (const scenario of scenarios.length ? scenarios : ['full', 'second']) {
-  const result = await request('session/prompt', { sessionId: session.sessionId, prompt: [{ type: 'text', text: `Please do the compat run ${marker(scenario as 'full', workspace)}` }] });
+  const result = await request('session/prompt', {
+    sessionId: session.sessionId,
+    prompt: [{ type: 'text', text: `Please do the compat run ${marker(scenario as 'full', workspace)}` }],
+  });
   console.log('PROMPT', scenario, JSON.stringify(result));
 }
 try {
@@ -105,7 +118,10 @@ try {
   console.log('DISK', String(error));
 }
 console.log('TOOLS', server.requests.find((r) => r.tools?.length)?.tools?.join(' '));
-console.log('MODEL REQUESTS', JSON.stringify(server.requests.map((r) => ({ path: r.path, api: r.api, tools: r.tools?.length, step: r.step && Object.keys(r.step) }))));
+console.log(
+  'MODEL REQUESTS',
+  JSON.stringify(server.requests.map((r) => ({ path: r.path, api: r.api, tools: r.tools?.length, step: r.step && Object.keys(r.step) }))),
+);
 child.kill();
 await server.close();
 process.exit(0);

@@ -54,7 +54,11 @@ export function quirkFiles(): { file: string; summary: string }[] {
     .map((file) => {
       const text = readFileSync(join(QUIRKS_DIR, file), 'utf8');
       const comment = /\/\*\*([\s\S]*?)\*\//.exec(text)?.[1] ?? '';
-      const flat = comment.replace(/^\s*\* ?/gm, '').replace(/\s+/g, ' ').replace(/^Quirk:\s*/i, '').trim();
+      const flat = comment
+        .replace(/^\s*\* ?/gm, '')
+        .replace(/\s+/g, ' ')
+        .replace(/^Quirk:\s*/i, '')
+        .trim();
       const sentence = /^(.*?\.)(\s|$)/.exec(flat)?.[1] ?? flat;
       return { file, summary: sentence.replace(/\|/g, '\\|').slice(0, 160) };
     });

@@ -11,7 +11,18 @@ interface Line {
   msg: Json;
 }
 
-const STANDARD = new Set(['session/request_permission', 'fs/read_text_file', 'fs/write_text_file', 'terminal/create', 'terminal/output', 'terminal/wait_for_exit', 'terminal/kill', 'terminal/release', 'session/elicitation', 'session/update']);
+const STANDARD = new Set([
+  'session/request_permission',
+  'fs/read_text_file',
+  'fs/write_text_file',
+  'terminal/create',
+  'terminal/output',
+  'terminal/wait_for_exit',
+  'terminal/kill',
+  'terminal/release',
+  'session/elicitation',
+  'session/update',
+]);
 
 export function readWire(path: string): Line[] {
   if (!existsSync(path)) return [];
@@ -41,8 +52,10 @@ export function observations(lines: Line[]): { what: string; message: unknown }[
     if (dir === 'agent→client') {
       const result = msg.result as Json | undefined;
       if (Array.isArray(result?.authMethods) && result.authMethods.length) add('sign-in methods at initialize', result.authMethods);
-      if (msg.method === 'terminal/create') add(`terminal/create (${Array.isArray(params.args) && params.args.length ? 'with args' : 'command only, no args'})`, msg);
-      if (typeof msg.method === 'string' && msg.id !== undefined && !STANDARD.has(msg.method)) add(`request outside the protocol: ${msg.method}`, msg, msg.method);
+      if (msg.method === 'terminal/create')
+        add(`terminal/create (${Array.isArray(params.args) && params.args.length ? 'with args' : 'command only, no args'})`, msg);
+      if (typeof msg.method === 'string' && msg.id !== undefined && !STANDARD.has(msg.method))
+        add(`request outside the protocol: ${msg.method}`, msg, msg.method);
       if (update.sessionUpdate === 'agent_thought_chunk') {
         const text = String((update.content as Json | undefined)?.text ?? '');
         add(`first thought chunk${text.startsWith('****') ? ' starts with "****"' : ''}`, msg, 'thought');
@@ -50,7 +63,14 @@ export function observations(lines: Line[]): { what: string; message: unknown }[
       const content = Array.isArray(update.content) ? (update.content as Json[]) : [];
       for (const block of content) {
         if (block.type === 'diff') {
-          const old = block.oldText === undefined ? 'absent' : block.oldText === null ? 'null' : block.oldText === '' ? '""' : JSON.stringify(String(block.oldText).slice(0, 12));
+          const old =
+            block.oldText === undefined
+              ? 'absent'
+              : block.oldText === null
+                ? 'null'
+                : block.oldText === ''
+                  ? '""'
+                  : JSON.stringify(String(block.oldText).slice(0, 12));
           add(`diff with oldText ${old}, newText ${JSON.stringify(String(block.newText).slice(0, 12))}`, msg, `diff-${old}`);
         }
         if (block.type === 'terminal') add('terminal content block', msg);

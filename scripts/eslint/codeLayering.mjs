@@ -51,7 +51,12 @@ export const codeLayering = {
     const marker = `${sep}${root}${sep}`;
     const inTree = (absolute) => {
       const at = absolute.lastIndexOf(marker);
-      return at < 0 ? null : absolute.slice(at + marker.length).split(sep).join('/');
+      return at < 0
+        ? null
+        : absolute
+            .slice(at + marker.length)
+            .split(sep)
+            .join('/');
     };
     const filename = context.physicalFilename ?? context.filename;
     const from = inTree(filename);

@@ -280,7 +280,8 @@ export class AgentConnection implements AgentLink {
       try {
         return await work();
       } catch (error) {
-        if (error instanceof ProtocolError && error.code !== undefined) throw new acp.RequestError(error.code, error.message, error.data ?? { details: error.message });
+        if (error instanceof ProtocolError && error.code !== undefined)
+          throw new acp.RequestError(error.code, error.message, error.data ?? { details: error.message });
         throw error;
       }
     };
@@ -295,7 +296,10 @@ export class AgentConnection implements AgentLink {
         .onRequest('fs/write_text_file', ({ params, requestId }) => (this.handled(requestId), guard(() => side.writeTextFile(params))))
         .onRequest('terminal/create', ({ params, requestId }) => (this.handled(requestId), guard(() => side.createTerminal(params))))
         .onRequest('terminal/output', ({ params, requestId }) => (this.handled(requestId), guard(() => side.terminalOutput(params))))
-        .onRequest('terminal/wait_for_exit', ({ params, signal, requestId }) => (this.handled(requestId), guard(() => side.waitForTerminalExit(params, signal))))
+        .onRequest(
+          'terminal/wait_for_exit',
+          ({ params, signal, requestId }) => (this.handled(requestId), guard(() => side.waitForTerminalExit(params, signal))),
+        )
         .onRequest('terminal/kill', ({ params, requestId }) => (this.handled(requestId), guard(() => side.killTerminal(params))))
         .onRequest('terminal/release', ({ params, requestId }) => (this.handled(requestId), guard(() => side.releaseTerminal(params))))
         .onRequest('elicitation/create', ({ params, signal, requestId }) =>
@@ -317,11 +321,7 @@ export class AgentConnection implements AgentLink {
    * Sends a request with a timeout (0: none), an optional cancel signal, and optionally the app
    * session it is sent for (to route request-scoped elicitations). Resolves with the raw result.
    */
-  async request<T = unknown>(
-    method: string,
-    params: RawObject,
-    options: { timeoutMs?: number; signal?: AbortSignal; owner?: string } = {},
-  ): Promise<T> {
+  async request<T = unknown>(method: string, params: RawObject, options: { timeoutMs?: number; signal?: AbortSignal; owner?: string } = {}): Promise<T> {
     if (this.closed) throw new ProtocolError('The agent is not running.');
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? 0;

@@ -30,7 +30,9 @@ describe('extensibility and forward compatibility', () => {
     expect(h.tool(sessionId, 'fut_1')).toMatchObject({ toolKind: 'x_teleport', status: 'x_warping', title: 'Teleport' });
     const agent = state.entries.find((e) => e.kind === 'agent');
     expect(agent?.kind === 'agent' && agent.blocks).toEqual([{ type: 'x_hologram', data: 'future content' }]);
-    expect(state.plan).toEqual([{ content: 'Future step', priority: 'x_urgent', status: 'x_paused', raw: { content: 'Future step', priority: 'x_urgent', status: 'x_paused' } }]);
+    expect(state.plan).toEqual([
+      { content: 'Future step', priority: 'x_urgent', status: 'x_paused', raw: { content: 'Future step', priority: 'x_urgent', status: 'x_paused' } },
+    ]);
     expect(h.lastStop(sessionId)).toMatchObject({ stopReason: 'x_future_stop' });
     // The same raw values are in the log on disk, so a reload shows them again.
     h.core.sessions.flush();
@@ -68,6 +70,8 @@ describe('extensibility and forward compatibility', () => {
   it('the agent’s _meta from initialize is kept (here: the client capabilities it saw)', async () => {
     const h = harnesses.track(makeCore());
     await h.newSession();
-    expect((h.core.agents.connection('fixture')!.initializeResult as Record<string, unknown>)._meta).toMatchObject({ clientCapabilitiesSeen: { terminal: true } });
+    expect((h.core.agents.connection('fixture')!.initializeResult as Record<string, unknown>)._meta).toMatchObject({
+      clientCapabilitiesSeen: { terminal: true },
+    });
   });
 });

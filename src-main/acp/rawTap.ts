@@ -84,7 +84,10 @@ export function refuseOversize(message: AnyMessage, maxBytes = MAX_LINE_BYTES): 
   const limit = `${megabytes(maxBytes + 1024)} limit of one ACP message`;
   const hasId = raw.id !== undefined && raw.id !== null;
   if (typeof raw.method === 'string' && hasId) {
-    const error = { code: -32603, message: `Not sent: this ${raw.method} message is ${megabytes(bytes)}, over the ${limit}. Send less at once (for example a smaller attachment).` };
+    const error = {
+      code: -32603,
+      message: `Not sent: this ${raw.method} message is ${megabytes(bytes)}, over the ${limit}. Send less at once (for example a smaller attachment).`,
+    };
     return { toUs: { jsonrpc: '2.0', id: raw.id, error } as AnyMessage };
   }
   if (hasId) {

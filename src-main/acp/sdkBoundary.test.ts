@@ -31,8 +31,7 @@ function rawPeer(register: (app: acp.ClientApp, seen: [string, unknown][]) => ac
   return { connection, send, settle, seen, answers, answer };
 }
 
-const withUpdates = () =>
-  rawPeer((app, seen) => app.onNotification('session/update', ({ params }) => void seen.push(['update', params.update])));
+const withUpdates = () => rawPeer((app, seen) => app.onNotification('session/update', ({ params }) => void seen.push(['update', params.update])));
 
 describe('SDK 2.4.0 client: session/update', () => {
   afterEach(() => vi.restoreAllMocks());
@@ -68,7 +67,14 @@ describe('SDK 2.4.0 client: session/update', () => {
       _meta: { a: 1 },
     });
     expect(received).toEqual([
-      { sessionUpdate: 'tool_call', toolCallId: 't', title: 'T', content: [{ type: 'terminal', terminalId: 'z' }], locations: [{ path: '/a' }], _meta: { a: 1 } },
+      {
+        sessionUpdate: 'tool_call',
+        toolCallId: 't',
+        title: 'T',
+        content: [{ type: 'terminal', terminalId: 'z' }],
+        locations: [{ path: '/a' }],
+        _meta: { a: 1 },
+      },
     ]);
   });
 
@@ -98,7 +104,10 @@ describe('SDK 2.4.0 client: session/update', () => {
   });
 
   it('removes an unknown slash-command input shape', async () => {
-    const { received } = await update({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'a', description: 'd', input: { x_future: 1 } }] });
+    const { received } = await update({
+      sessionUpdate: 'available_commands_update',
+      availableCommands: [{ name: 'a', description: 'd', input: { x_future: 1 } }],
+    });
     expect(received[0].availableCommands).toEqual([{ name: 'a', description: 'd' }]);
   });
 
@@ -116,7 +125,11 @@ describe('SDK 2.4.0 client: requests from the agent', () => {
         return { outcome: { outcome: 'cancelled' } };
       }),
     );
-    await peer.send({ id: 1, method: 'session/request_permission', params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [{ optionId: 'a', name: 'A', kind: '_vendor_kind' }] } });
+    await peer.send({
+      id: 1,
+      method: 'session/request_permission',
+      params: { sessionId: 's', toolCall: { toolCallId: 't' }, options: [{ optionId: 'a', name: 'A', kind: '_vendor_kind' }] },
+    });
     await peer.settle();
     expect(peer.seen).toEqual([]);
     expect(peer.answer(1)).toMatchObject({ error: { code: -32602 } });
@@ -132,10 +145,20 @@ describe('SDK 2.4.0 client: requests from the agent', () => {
     await peer.send({
       id: 2,
       method: 'session/request_permission',
-      params: { sessionId: 's', toolCall: { toolCallId: 't', kind: 'x_warp', status: 'x_w', content: [{ type: 'x' }] }, options: [{ optionId: 'o', name: 'O', kind: 'allow_once' }], _meta: { p: 1 } },
+      params: {
+        sessionId: 's',
+        toolCall: { toolCallId: 't', kind: 'x_warp', status: 'x_w', content: [{ type: 'x' }] },
+        options: [{ optionId: 'o', name: 'O', kind: 'allow_once' }],
+        _meta: { p: 1 },
+      },
     });
     await peer.settle();
-    expect(peer.seen[0][1]).toEqual({ sessionId: 's', toolCall: { toolCallId: 't', content: [] }, options: [{ optionId: 'o', name: 'O', kind: 'allow_once' }], _meta: { p: 1 } });
+    expect(peer.seen[0][1]).toEqual({
+      sessionId: 's',
+      toolCall: { toolCallId: 't', content: [] },
+      options: [{ optionId: 'o', name: 'O', kind: 'allow_once' }],
+      _meta: { p: 1 },
+    });
   });
 
   it('passes elicitation requests with an unknown mode or property type through unchanged', async () => {

@@ -71,11 +71,17 @@ describe('refuseOversize', () => {
   it('answers our own oversized request to us with an error that says why', () => {
     const refused = refuseOversize({ jsonrpc: '2.0', id: 7, method: 'session/prompt', params: { text: big } } as AnyMessage, 1000);
     expect(refused?.toAgent).toBeUndefined();
-    expect(refused?.toUs).toMatchObject({ id: 7, error: { message: expect.stringMatching(/^Not sent: this session\/prompt message is .* over the .* limit of one ACP message/) } });
+    expect(refused?.toUs).toMatchObject({
+      id: 7,
+      error: { message: expect.stringMatching(/^Not sent: this session\/prompt message is .* over the .* limit of one ACP message/) },
+    });
   });
 
   it('turns an oversized answer to the agent into an error answer, and drops an oversized notification', () => {
-    expect(refuseOversize({ jsonrpc: '2.0', id: 'r1', result: { content: big } } as AnyMessage, 1000)?.toAgent).toMatchObject({ id: 'r1', error: { code: -32603 } });
+    expect(refuseOversize({ jsonrpc: '2.0', id: 'r1', result: { content: big } } as AnyMessage, 1000)?.toAgent).toMatchObject({
+      id: 'r1',
+      error: { code: -32603 },
+    });
     expect(refuseOversize({ jsonrpc: '2.0', method: 'session/cancel', params: { big } } as AnyMessage, 1000)).toEqual({});
     expect(refuseOversize({ jsonrpc: '2.0', id: 1, result: { small: true } } as AnyMessage, 1000)).toBeNull();
   });

@@ -71,7 +71,10 @@ describe('agent processes', () => {
     const h = harnesses.track(makeCore(['--crash-on-start']));
     const sessionId = await h.newSession();
     await h.waitFor(() => h.notices(sessionId).some((n) => n.level === 'error'), 'error notice');
-    const text = h.notices(sessionId).map((n) => `${n.message} ${(n.detail ?? []).join(' ')}`).join('\n');
+    const text = h
+      .notices(sessionId)
+      .map((n) => `${n.message} ${(n.detail ?? []).join(' ')}`)
+      .join('\n');
     expect(text).toContain('exited with code 7');
     expect(text).toContain('crashing on start as asked');
     expect(h.state(sessionId).status).toMatch(/error|exited/);
@@ -82,7 +85,12 @@ describe('agent processes', () => {
   it('initialize has a timeout with a clear error', async () => {
     const h = harnesses.track(makeCore(['--slow-init', '5000'], {}, { core: { initializeTimeoutMs: 300 } }));
     const sessionId = await h.newSession();
-    expect(h.notices(sessionId).map((n) => n.message).join('\n')).toMatch(/Fixture failed to start: The agent did not answer initialize within 300 ms/);
+    expect(
+      h
+        .notices(sessionId)
+        .map((n) => n.message)
+        .join('\n'),
+    ).toMatch(/Fixture failed to start: The agent did not answer initialize within 300 ms/);
     expect(h.state(sessionId).status).toBe('error');
     expect(h.eventsOf(sessionId, 'agent.exited')).toEqual([]);
   });
@@ -90,7 +98,12 @@ describe('agent processes', () => {
   it('an agent answering with a protocol version we cannot speak is disconnected with a clear message', async () => {
     const h = harnesses.track(makeCore(['--protocol', '99']));
     const sessionId = await h.newSession();
-    expect(h.notices(sessionId).map((n) => n.message).join('\n')).toContain('The agent speaks ACP protocol version 99; this app speaks version 1.');
+    expect(
+      h
+        .notices(sessionId)
+        .map((n) => n.message)
+        .join('\n'),
+    ).toContain('The agent speaks ACP protocol version 99; this app speaks version 1.');
     await h.waitFor(() => h.core.agents.connection('fixture') === undefined && h.core.state().agents[0].process === 'error', 'agent stopped');
   });
 
@@ -102,8 +115,18 @@ describe('agent processes', () => {
     const h2 = harnesses.track(makeCore([], {}, { agents: [{ id: 'noexec', name: 'NoExec', command: script }] }));
     const a = await h.newSession('missing');
     const b = await h2.newSession('noexec');
-    expect(h.notices(a).map((n) => n.message).join('\n')).toMatch(/Missing failed to start: The agent could not be started: \/nonexistent\/acp-agent: spawn \/nonexistent\/acp-agent ENOENT/);
-    expect(h2.notices(b).map((n) => n.message).join('\n')).toMatch(/NoExec failed to start: .*EACCES/);
+    expect(
+      h
+        .notices(a)
+        .map((n) => n.message)
+        .join('\n'),
+    ).toMatch(/Missing failed to start: The agent could not be started: \/nonexistent\/acp-agent: spawn \/nonexistent\/acp-agent ENOENT/);
+    expect(
+      h2
+        .notices(b)
+        .map((n) => n.message)
+        .join('\n'),
+    ).toMatch(/NoExec failed to start: .*EACCES/);
   });
 
   it('non-JSON lines on stdout: ignored for the protocol, shown on the session and kept in the agent log', async () => {
@@ -112,7 +135,12 @@ describe('agent processes', () => {
     expect(h.state(sessionId).status).toBe('idle');
     await h.prompt(sessionId, 'garbage please');
     expect(h.agentText(sessionId)).toContain('Printed garbage.');
-    expect(h.notices(sessionId).map((n) => n.message).join('\n')).toContain('not ACP on stdout (ignored): this is not json, just a log line');
+    expect(
+      h
+        .notices(sessionId)
+        .map((n) => n.message)
+        .join('\n'),
+    ).toContain('not ACP on stdout (ignored): this is not json, just a log line');
     const log = (await h.core.handlers['agent.stderr']({ agentId: 'fixture' })).lines.join('\n');
     expect(log).toContain('[stdout, not ACP] Starting fixture agent v1.2.3...');
     expect(log).toContain('[stdout, not ACP] this is not json, just a log line');

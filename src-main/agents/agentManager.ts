@@ -85,7 +85,9 @@ export class AgentManager {
           storedEnv: Object.keys(readAgentEnv(this.secrets, agent.id)),
           secretsPersistent: this.secrets.persistent,
           secretsDescription: this.secrets.description,
-          canLogout: Boolean(init?.capabilities && typeof init.capabilities.auth === 'object' && init.capabilities.auth && (init.capabilities.auth as RawObject).logout),
+          canLogout: Boolean(
+            init?.capabilities && typeof init.capabilities.auth === 'object' && init.capabilities.auth && (init.capabilities.auth as RawObject).logout,
+          ),
         },
       };
     });

@@ -18,7 +18,10 @@ describe('the fixture agent as a real process', () => {
     await h.send(sessionId, 'permission');
     const request = await h.waitForPermission(sessionId);
     await h.core.handlers['permission.respond']({ sessionId, requestId: request.requestId, optionId: request.options[0].optionId });
-    await h.waitFor(() => h.lastStop(sessionId) !== undefined && h.state(sessionId).entries.filter((e) => e.kind === 'stop').length === 2, 'the permission turn to end');
+    await h.waitFor(
+      () => h.lastStop(sessionId) !== undefined && h.state(sessionId).entries.filter((e) => e.kind === 'stop').length === 2,
+      'the permission turn to end',
+    );
     expect(h.state(sessionId).permissions).toEqual([]);
   });
 

@@ -49,23 +49,35 @@ afterAll(async () => {
 });
 
 describe(`a real agent from npm: ${spec.package}`, () => {
-  it.skipIf(reason !== null)(`starts with npx, completes initialize and shows its auth methods${reason ? ` (skipped: ${reason})` : ''}`, async () => {
-    harness = makeCore([], {}, {
-      agents: [{ id: 'real', name: 'Real agent', command: 'npx', args: ['-y', spec.package, ...spec.args] }],
-      core: { initializeTimeoutMs: 5 * 60_000 },
-    });
-    const connection = await harness.core.agents.ensureRunning('real');
-    const summary = harness.core.state().agents.find((agent) => agent.id === 'real')!;
-    expect(summary.process).toBe('ready');
-    expect(summary.protocolVersion).toBe(1);
-    expect(summary.agentInfo).toMatchObject({ name: expect.any(String) });
-    expect(summary.authMethods?.length).toBeGreaterThan(0);
-    for (const method of summary.authMethods!) expect(method).toMatchObject({ id: expect.any(String), name: expect.any(String), type: expect.any(String) });
-    if (summary.agentInfo?.name === '@zed-industries/claude-code-acp') {
-      // Its login is the legacy `_meta["terminal-auth"]` command (agents/quirks/claudeCodeAcp.ts): shown as a terminal method.
-      expect(summary.authMethods!.some((m) => m.type === 'terminal' && typeof (m.raw._meta as Record<string, unknown>)?.['terminal-auth'] === 'object')).toBe(true);
-    }
-    console.info(`${String(summary.agentInfo?.name)} ${String(summary.agentInfo?.version)}: auth methods ${summary.authMethods!.map((m) => `${m.id} (${m.type})`).join(', ')}`);
-    expect(connection.isClosed).toBe(false);
-  }, 6 * 60_000);
+  it.skipIf(reason !== null)(
+    `starts with npx, completes initialize and shows its auth methods${reason ? ` (skipped: ${reason})` : ''}`,
+    async () => {
+      harness = makeCore(
+        [],
+        {},
+        {
+          agents: [{ id: 'real', name: 'Real agent', command: 'npx', args: ['-y', spec.package, ...spec.args] }],
+          core: { initializeTimeoutMs: 5 * 60_000 },
+        },
+      );
+      const connection = await harness.core.agents.ensureRunning('real');
+      const summary = harness.core.state().agents.find((agent) => agent.id === 'real')!;
+      expect(summary.process).toBe('ready');
+      expect(summary.protocolVersion).toBe(1);
+      expect(summary.agentInfo).toMatchObject({ name: expect.any(String) });
+      expect(summary.authMethods?.length).toBeGreaterThan(0);
+      for (const method of summary.authMethods!) expect(method).toMatchObject({ id: expect.any(String), name: expect.any(String), type: expect.any(String) });
+      if (summary.agentInfo?.name === '@zed-industries/claude-code-acp') {
+        // Its login is the legacy `_meta["terminal-auth"]` command (agents/quirks/claudeCodeAcp.ts): shown as a terminal method.
+        expect(summary.authMethods!.some((m) => m.type === 'terminal' && typeof (m.raw._meta as Record<string, unknown>)?.['terminal-auth'] === 'object')).toBe(
+          true,
+        );
+      }
+      console.info(
+        `${String(summary.agentInfo?.name)} ${String(summary.agentInfo?.version)}: auth methods ${summary.authMethods!.map((m) => `${m.id} (${m.type})`).join(', ')}`,
+      );
+      expect(connection.isClosed).toBe(false);
+    },
+    6 * 60_000,
+  );
 });

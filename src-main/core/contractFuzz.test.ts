@@ -25,17 +25,71 @@ function generator(seed: number) {
   let state = seed;
   const random = () => (state = (state * 48271) % 2147483647) / 2147483647;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-  const strings = ['', ' ', 'a', 's_1', '../../victim', '..', '/etc/passwd', 'C:\\Windows', '%E0%A4%A', '\u0000', '\u202e', 'x'.repeat(300), 'é', '__proto__', 'constructor'];
-  const fields = ['sessionId', 'agentId', 'acpSessionId', 'path', 'text', 'query', 'prompt', 'open', 'active', 'requestId', 'optionId', 'action', 'content', 'configId', 'value', 'modeId', 'terminalId', 'data', 'cols', 'rows', 'afterSeq', 'title', 'format', 'cwd', 'alsoOnAgent', 'key', 'methodId', 'env'];
+  const strings = [
+    '',
+    ' ',
+    'a',
+    's_1',
+    '../../victim',
+    '..',
+    '/etc/passwd',
+    'C:\\Windows',
+    '%E0%A4%A',
+    '\u0000',
+    '\u202e',
+    'x'.repeat(300),
+    'é',
+    '__proto__',
+    'constructor',
+  ];
+  const fields = [
+    'sessionId',
+    'agentId',
+    'acpSessionId',
+    'path',
+    'text',
+    'query',
+    'prompt',
+    'open',
+    'active',
+    'requestId',
+    'optionId',
+    'action',
+    'content',
+    'configId',
+    'value',
+    'modeId',
+    'terminalId',
+    'data',
+    'cols',
+    'rows',
+    'afterSeq',
+    'title',
+    'format',
+    'cwd',
+    'alsoOnAgent',
+    'key',
+    'methodId',
+    'env',
+  ];
   const value = (depth: number): unknown => {
     switch (Math.floor(random() * (depth > 2 ? 7 : 10))) {
-      case 0: return null;
-      case 1: return undefined;
-      case 2: return pick([0, -1, 1.5, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, 1e308]);
-      case 3: return pick([true, false]);
-      case 4: case 5: case 6: return pick(strings);
-      case 7: return Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1));
-      default: return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [pick(fields), value(depth + 1)]));
+      case 0:
+        return null;
+      case 1:
+        return undefined;
+      case 2:
+        return pick([0, -1, 1.5, 2 ** 53, Number.NaN, Number.POSITIVE_INFINITY, 1e308]);
+      case 3:
+        return pick([true, false]);
+      case 4:
+      case 5:
+      case 6:
+        return pick(strings);
+      case 7:
+        return Array.from({ length: Math.floor(random() * 3) }, () => value(depth + 1));
+      default:
+        return Object.fromEntries(Array.from({ length: Math.floor(random() * 4) }, () => [pick(fields), value(depth + 1)]));
     }
   };
   return { value, pick, random };

@@ -1,11 +1,5 @@
 import { describeIssues } from '../../src-shared/settings';
-import {
-  type ContractError,
-  type Handlers,
-  isRequestName,
-  MAX_REQUEST_BYTES,
-  requests,
-} from '../../src-shared/ipc/contract';
+import { type ContractError, type Handlers, isRequestName, MAX_REQUEST_BYTES, requests } from '../../src-shared/ipc/contract';
 
 export type DispatchResult = { ok: true; result: unknown } | { ok: false; error: ContractError };
 

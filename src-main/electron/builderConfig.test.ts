@@ -50,7 +50,11 @@ const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) a
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
 
 const targets = (platform: 'mac' | 'win' | 'linux'): Target[] => config[platform].target;
-const archsOf = (platform: 'mac' | 'win' | 'linux', name: string) => targets(platform).find((target) => target.target === name)?.arch.slice().sort();
+const archsOf = (platform: 'mac' | 'win' | 'linux', name: string) =>
+  targets(platform)
+    .find((target) => target.target === name)
+    ?.arch.slice()
+    .sort();
 
 // ---------------------------------------------------------------- image headers
 
@@ -99,7 +103,7 @@ function icnsElements(data: Buffer): Map<string, Buffer> {
   expect(data.toString('ascii', 0, 4)).toBe('icns');
   expect(data.readUInt32BE(4)).toBe(data.length);
   const elements = new Map<string, Buffer>();
-  for (let at = 8; at < data.length; ) {
+  for (let at = 8; at < data.length;) {
     const type = data.toString('ascii', at, at + 4);
     const length = data.readUInt32BE(at + 4);
     expect(length).toBeGreaterThan(8);

@@ -1,16 +1,4 @@
-import {
-  BrowserWindow,
-  dialog,
-  ipcMain,
-  Menu,
-  Notification,
-  screen,
-  session,
-  shell,
-  type App,
-  type MessageBoxOptions,
-  type WebContents,
-} from 'electron';
+import { BrowserWindow, dialog, ipcMain, Menu, Notification, screen, session, shell, type App, type MessageBoxOptions, type WebContents } from 'electron';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -60,9 +60,21 @@ describe('clampToDisplays', () => {
 
 describe('window state file', () => {
   it('parses only well-formed state', () => {
-    expect(parseWindowState({ bounds: { x: 1, y: 2, width: 3, height: 4 }, maximized: true })).toEqual({ bounds: { x: 1, y: 2, width: 3, height: 4 }, maximized: true });
+    expect(parseWindowState({ bounds: { x: 1, y: 2, width: 3, height: 4 }, maximized: true })).toEqual({
+      bounds: { x: 1, y: 2, width: 3, height: 4 },
+      maximized: true,
+    });
     expect(parseWindowState({ bounds: { x: 1, y: 2, width: 3, height: 4 } })).toEqual({ bounds: { x: 1, y: 2, width: 3, height: 4 }, maximized: false });
-    for (const bad of [null, 7, 'x', {}, { bounds: null }, { bounds: { x: 1, y: 2, width: 3 } }, { bounds: { x: '1', y: 2, width: 3, height: 4 } }, { bounds: { x: 1, y: 2, width: 0, height: 4 } }]) {
+    for (const bad of [
+      null,
+      7,
+      'x',
+      {},
+      { bounds: null },
+      { bounds: { x: 1, y: 2, width: 3 } },
+      { bounds: { x: '1', y: 2, width: 3, height: 4 } },
+      { bounds: { x: 1, y: 2, width: 0, height: 4 } },
+    ]) {
       expect(parseWindowState(bad)).toBeNull();
     }
   });

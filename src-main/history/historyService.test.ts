@@ -14,7 +14,14 @@ afterEach(async () => {
 
 /** The same data folder opened again, as after quitting (dispose) or a crash (no dispose). */
 async function reopen(h: ReturnType<typeof makeCore>): Promise<AppCore> {
-  const core = createCore({ dataDir: h.dataDir, host: 'browser', defaultCwd: h.workspace, initializeTimeoutMs: 10_000, cancelGraceMs: 2000, startAgent: startAgentFor });
+  const core = createCore({
+    dataDir: h.dataDir,
+    host: 'browser',
+    defaultCwd: h.workspace,
+    initializeTimeoutMs: 10_000,
+    cancelGraceMs: 2000,
+    startAgent: startAgentFor,
+  });
   cores.push(core);
   await core.ready;
   return core;
@@ -129,7 +136,15 @@ describe('history', () => {
     await h.prompt(a, 'about the axolotl');
     const { items } = await h.core.handlers['history.list']({});
     expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ sessionId: a, agentId: 'fixture', title: 'Fixture titled session', preview: 'usage', origin: 'local', open: true, messageCount: 4 });
+    expect(items[0]).toMatchObject({
+      sessionId: a,
+      agentId: 'fixture',
+      title: 'Fixture titled session',
+      preview: 'usage',
+      origin: 'local',
+      open: true,
+      messageCount: 4,
+    });
     expect((await h.core.handlers['history.list']({ cwd: '/elsewhere' })).items).toEqual([]);
     const { hits } = await h.core.handlers['search.query']({ text: 'axolotl' });
     expect(hits[0]).toMatchObject({ sessionId: a, title: 'Fixture titled session' });
@@ -161,9 +176,12 @@ describe('history', () => {
     expect(md.text).toContain('#### Tool call: Create notes.md — completed');
     expect(md.text).toContain('+# Notes');
     const raw = await h.core.handlers['session.export']({ sessionId: a, format: 'jsonl' });
-    expect(raw.text.trim().split('\n').map((line) => JSON.parse(line).seq)).toEqual(
-      Array.from({ length: h.core.sessions.sessions.get(a)!.state.lastSeq }, (_, i) => i + 1),
-    );
+    expect(
+      raw.text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).seq),
+    ).toEqual(Array.from({ length: h.core.sessions.sessions.get(a)!.state.lastSeq }, (_, i) => i + 1));
   });
 
   it("lists the agent's sessions page by page, opens one with session/load, merges it by id", async () => {
@@ -179,20 +197,32 @@ describe('history', () => {
     expect(second.items.map((i) => i.acpSessionId)).toEqual(['fx_listed_3']);
     expect(second.nextCursor).toBeNull();
 
-    const { sessionId } = await h.core.handlers['history.openAgentSession']({ agentId: 'fixture', acpSessionId: 'fx_listed_1', cwd: h.workspace, title: 'Listed session one' });
+    const { sessionId } = await h.core.handlers['history.openAgentSession']({
+      agentId: 'fixture',
+      acpSessionId: 'fx_listed_1',
+      cwd: h.workspace,
+      title: 'Listed session one',
+    });
     await h.waitFor(() => texts(h.state(sessionId) ?? ({ entries: [] } as never)).includes('Earlier answer from the listed session.'), 'history to load');
     expect(h.state(sessionId).title).toBe('Listed session one');
     expect(h.state(sessionId).acpSessionId).toBe('fx_listed_1');
     const again = await h.core.handlers['history.agentSessions']({ agentId: 'fixture', cwd: h.workspace });
     expect(again.items[0]).toMatchObject({ sessionId, acpSessionId: 'fx_listed_1', origin: 'both' });
     // Opening it a second time goes to the same local session.
-    expect((await h.core.handlers['history.openAgentSession']({ agentId: 'fixture', acpSessionId: 'fx_listed_1', cwd: h.workspace })).sessionId).toBe(sessionId);
+    expect((await h.core.handlers['history.openAgentSession']({ agentId: 'fixture', acpSessionId: 'fx_listed_1', cwd: h.workspace })).sessionId).toBe(
+      sessionId,
+    );
   });
 
   it('a listed session opened on an agent with session/resume only says why its transcript is empty', async () => {
     const h = makeCore(['--list', '--resume', '--no-load']);
     cores.push(h.core);
-    const { sessionId } = await h.core.handlers['history.openAgentSession']({ agentId: 'fixture', acpSessionId: 'fx_listed_1', cwd: h.workspace, title: 'Listed session one' });
+    const { sessionId } = await h.core.handlers['history.openAgentSession']({
+      agentId: 'fixture',
+      acpSessionId: 'fx_listed_1',
+      cwd: h.workspace,
+      title: 'Listed session one',
+    });
     await h.core.handlers['session.prompt']({ sessionId, prompt: [{ type: 'text', text: 'after resume' }] });
     await h.waitFor(() => Boolean(h.state(sessionId)?.entries.some((e) => e.kind === 'stop')), 'turn');
     const notices = h.state(sessionId).entries.filter((e) => e.kind === 'notice');

@@ -443,7 +443,11 @@ export function continuationDraft(state: SessionState): string {
     if (!agent && entry.kind === 'agent' && !user) agent = entry.text;
     if (!user && entry.kind === 'user') user = entry.content.map(blockText).join('\n');
   }
-  const quote = (text: string) => text.split('\n').map((line) => `> ${line}`).join('\n');
+  const quote = (text: string) =>
+    text
+      .split('\n')
+      .map((line) => `> ${line}`)
+      .join('\n');
   const parts = [`Continuing an earlier conversation${state.title ? ` (“${state.title}”)` : ''} in this folder. Where it stopped:`];
   if (user) parts.push(quote(`**Me:** ${clip(user, 1500)}`));
   if (agent) parts.push(quote(`**${state.agentName || 'Agent'}:** ${clip(agent, 1500)}`));

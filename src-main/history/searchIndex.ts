@@ -369,14 +369,17 @@ export class SearchIndex {
     this.dirtySince ??= now;
     if (this.timer) clearTimeout(this.timer);
     const due = Math.min(now + this.delayMs, this.dirtySince + this.maxDelayMs);
-    this.timer = setTimeout(() => {
-      try {
-        this.flush();
-      } catch (error) {
-        // A full disk must not take the app down: the index is saved again on the next change.
-        this.lastError = `The search index could not be saved (${(error as Error).message}).`;
-      }
-    }, Math.max(0, due - now));
+    this.timer = setTimeout(
+      () => {
+        try {
+          this.flush();
+        } catch (error) {
+          // A full disk must not take the app down: the index is saved again on the next change.
+          this.lastError = `The search index could not be saved (${(error as Error).message}).`;
+        }
+      },
+      Math.max(0, due - now),
+    );
   }
 
   /** Saves the index now if it changed. */

@@ -17,7 +17,10 @@ function live(sessionId: string) {
   let state: SessionState | undefined;
   let seq = 0;
   return (...bodies: SessionEventBody[]): SessionState =>
-    (state = reduceSession(state, bodies.map((body) => ({ ...body, sessionId, seq: ++seq, ts: 1000 + seq }) as SessionEvent)));
+    (state = reduceSession(
+      state,
+      bodies.map((body) => ({ ...body, sessionId, seq: ++seq, ts: 1000 + seq }) as SessionEvent),
+    ));
 }
 
 describe('SearchIndex under streaming (issue 12, defect 1)', () => {
@@ -32,7 +35,10 @@ describe('SearchIndex under streaming (issue 12, defect 1)', () => {
       // while a vacuum is paused between batches (MiniSearch 7.2: "reading 'keys'").
       let seed = 7;
       const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-      const word = () => Math.floor(random() * 36 ** 6).toString(36).slice(0, 1 + Math.floor(random() * 6));
+      const word = () =>
+        Math.floor(random() * 36 ** 6)
+          .toString(36)
+          .slice(0, 1 + Math.floor(random() * 6));
       const old = live('old');
       index.indexState(old(created, ask('old', 't0'), say(Array.from({ length: 10_000 }, word).join(' ')), ended('t0')), 1, true);
       const a = live('sa');

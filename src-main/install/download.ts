@@ -5,7 +5,20 @@ import { describeFetchError } from '../net/http';
 export class InstallError extends Error {
   constructor(
     message: string,
-    readonly reason: 'cancelled' | 'engines' | 'http' | 'network' | 'truncated' | 'disk' | 'archive' | 'unsafe' | 'platform' | 'runtime' | 'npm' | 'verify' | 'other' = 'other',
+    readonly reason:
+      | 'cancelled'
+      | 'engines'
+      | 'http'
+      | 'network'
+      | 'truncated'
+      | 'disk'
+      | 'archive'
+      | 'unsafe'
+      | 'platform'
+      | 'runtime'
+      | 'npm'
+      | 'verify'
+      | 'other' = 'other',
   ) {
     super(message);
   }

@@ -64,7 +64,13 @@ describe('extractArchive: zip', () => {
   });
 
   it('refuses zip-slip and writes nothing outside', async () => {
-    const zip = await makeZip([{ name: 'ok.txt', data: 'ok' }, { name: 'xx/xx/evil.txt', data: 'pwned' }], [['xx/xx/evil.txt', '../../evil.txt']]);
+    const zip = await makeZip(
+      [
+        { name: 'ok.txt', data: 'ok' },
+        { name: 'xx/xx/evil.txt', data: 'pwned' },
+      ],
+      [['xx/xx/evil.txt', '../../evil.txt']],
+    );
     const { base, error } = await run(zip);
     expect(error?.message).toMatch(/refused: the entry "\.\.\/\.\.\/evil\.txt" climbs out of the folder/);
     expect(existsSync(join(base, 'evil.txt'))).toBe(false);
@@ -116,7 +122,12 @@ describe('extractArchive: tar', () => {
   });
 
   it('refuses ../ entries (tar-slip)', async () => {
-    const { base, error } = await run(makeTarGz([{ name: 'ok', data: '' }, { name: '../../evil.txt', data: 'pwned' }]));
+    const { base, error } = await run(
+      makeTarGz([
+        { name: 'ok', data: '' },
+        { name: '../../evil.txt', data: 'pwned' },
+      ]),
+    );
     expect(error?.message).toMatch(/"\.\.\/\.\.\/evil\.txt" climbs out/);
     expect(existsSync(join(base, 'evil.txt'))).toBe(false);
     expect(existsSync(join(base, 'out', 'ok'))).toBe(false);

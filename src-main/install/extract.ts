@@ -193,7 +193,12 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
           const permissions = mode & 0o777 ? mode & 0o777 : 0o644;
           pipeline(stream, createWriteStream(target, { mode: permissions | 0o600 })).then(
             () => zip.readEntry(),
-            (e: unknown) => fail((e as NodeJS.ErrnoException)?.syscall ? describeFsError(e, dest) : new InstallError(`The zip archive is damaged: ${(e as Error).message}`, 'archive')),
+            (e: unknown) =>
+              fail(
+                (e as NodeJS.ErrnoException)?.syscall
+                  ? describeFsError(e, dest)
+                  : new InstallError(`The zip archive is damaged: ${(e as Error).message}`, 'archive'),
+              ),
           );
         });
       });
@@ -244,9 +249,13 @@ async function feedTar(file: string, kind: ArchiveKind, sink: NodeJS.WritableStr
   const onAbort = () => child.kill();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    await Promise.all([pipeline(child.stdout, sink as NodeJS.WritableStream & import('node:stream').Writable), exited.then((code) => {
-      if (code !== 0 && !signal?.aborted) throw new InstallError(`The ${kind} archive could not be decompressed: ${stderr.trim() || `${tool} exited with ${code}`}`, 'archive');
-    })]);
+    await Promise.all([
+      pipeline(child.stdout, sink as NodeJS.WritableStream & import('node:stream').Writable),
+      exited.then((code) => {
+        if (code !== 0 && !signal?.aborted)
+          throw new InstallError(`The ${kind} archive could not be decompressed: ${stderr.trim() || `${tool} exited with ${code}`}`, 'archive');
+      }),
+    ]);
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
@@ -280,7 +289,8 @@ async function extractTar(file: string, dest: string, kind: ArchiveKind, options
       }
       count += 1;
       total += entry.size ?? 0;
-      if (count > MAX_ENTRIES || total > MAX_TOTAL_BYTES) problem ??= new InstallError('The archive is too large to extract (too many entries or bytes).', 'archive');
+      if (count > MAX_ENTRIES || total > MAX_TOTAL_BYTES)
+        problem ??= new InstallError('The archive is too large to extract (too many entries or bytes).', 'archive');
     },
   });
   try {

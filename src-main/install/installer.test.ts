@@ -67,7 +67,13 @@ describe('binary installs', () => {
   it('installs a .zip, and the agent starts and answers initialize', async () => {
     const { installer, progress, leftovers } = makeInstaller();
     const installed = await installer.install(agent('fixture-zip'));
-    expect(installed.manifest).toMatchObject({ agentId: 'fixture-zip', version: '1.0.0', distribution: 'binary', target: 'linux-x86_64', run: { type: 'binary', cmd: 'fixture-agent' } });
+    expect(installed.manifest).toMatchObject({
+      agentId: 'fixture-zip',
+      version: '1.0.0',
+      distribution: 'binary',
+      target: 'linux-x86_64',
+      run: { type: 'binary', cmd: 'fixture-agent' },
+    });
     expect(installed.dir).toMatch(/agents[/\\]fixture-zip[/\\]1\.0\.0$/);
     expect(installer.get('fixture-zip')?.dir).toBe(installed.dir);
     expect(leftovers()).toEqual([]);
@@ -111,7 +117,8 @@ describe('binary installs', () => {
   it('refuses a tar link to an absolute path', () => expectFailure('bad-tar-symlink-abs', /links to the absolute path \/etc\/passwd/));
   it('refuses a tar hard link pointing outside', () => expectFailure('bad-tar-hardlink', /"h" links outside/));
   it('fails clearly when the archive lacks cmd', () => expectFailure('bad-no-cmd', /does not contain its command "\.\/fixture-agent"/));
-  it('fails clearly for another platform', () => expectFailure('other-platform', /not available for this platform \(linux-x86_64\): it has builds for freebsd-x86_64/));
+  it('fails clearly for another platform', () =>
+    expectFailure('other-platform', /not available for this platform \(linux-x86_64\): it has builds for freebsd-x86_64/));
 
   it('cancels a download midway and leaves nothing', async () => {
     const { installer, leftovers, progress } = makeInstaller();
@@ -155,7 +162,9 @@ describe('updates and uninstall', () => {
       expect(readdirSync(join(dataDir, 'agents', 'fixture-zip')).sort()).toEqual(['1.1.0', 'current.json']);
 
       server.setAgentVersion('1.2.0', { broken: true });
-      await expect(installer.update(agent('fixture-zip'))).rejects.toThrow(/1\.2\.0 was not switched to: it did not answer initialize.*1\.1\.0 is still installed/s);
+      await expect(installer.update(agent('fixture-zip'))).rejects.toThrow(
+        /1\.2\.0 was not switched to: it did not answer initialize.*1\.1\.0 is still installed/s,
+      );
       expect(installer.get('fixture-zip')?.manifest.version).toBe('1.1.0');
       expect(existsSync(join(dataDir, 'agents', 'fixture-zip', '1.2.0'))).toBe(false);
     } finally {
@@ -201,7 +210,11 @@ describe('npx installs', () => {
   it('installs the exact package version with npm and runs its bin with node', async () => {
     const { installer, leftovers } = makeInstaller();
     const installed = await installer.install(agent('fixture-npx'));
-    expect(installed.manifest).toMatchObject({ distribution: 'npx', source: 'acp-fixture-agent@1.0.0', run: { type: 'node', script: 'node_modules/acp-fixture-agent/agent.mjs', node: expect.stringMatching(/node$/) } });
+    expect(installed.manifest).toMatchObject({
+      distribution: 'npx',
+      source: 'acp-fixture-agent@1.0.0',
+      run: { type: 'node', script: 'node_modules/acp-fixture-agent/agent.mjs', node: expect.stringMatching(/node$/) },
+    });
     expect(JSON.parse(readFileSync(join(installed.dir, 'node_modules', 'acp-fixture-agent', 'package.json'), 'utf8')).version).toBe('1.0.0');
     expect(leftovers()).toEqual([]);
     const launch = installer.launchSpec(installed);
@@ -209,7 +222,11 @@ describe('npx installs', () => {
     expect((await probeAgent(launch, 15_000)).agentName).toBe('fixture 1.0.0');
   }, 120_000);
 
-  it('shows npm’s error output when the package does not exist', () => expectFailure('bad-npx', /npm install acp-no-such-package@1\.0\.0 failed \(exit code \d+\):\n.*(404|E404)/s), 120_000);
+  it(
+    'shows npm’s error output when the package does not exist',
+    () => expectFailure('bad-npx', /npm install acp-no-such-package@1\.0\.0 failed \(exit code \d+\):\n.*(404|E404)/s),
+    120_000,
+  );
 
   it('a pinned version npm no longer serves: installs the newest of the same line, and says so', async () => {
     const { installer } = makeInstaller();
@@ -241,7 +258,13 @@ describe('npx installs', () => {
 
 describe('uvx installs', () => {
   it('says clearly when uv is missing', async () => {
-    const { installer } = makeInstaller({ env: { PATH: NODE_ONLY_PATH.split(delimiter).filter((dir) => !existsSync(join(dir, 'uvx'))).join(delimiter) } });
+    const { installer } = makeInstaller({
+      env: {
+        PATH: NODE_ONLY_PATH.split(delimiter)
+          .filter((dir) => !existsSync(join(dir, 'uvx')))
+          .join(delimiter),
+      },
+    });
     await expect(installer.install(agent('fixture-uvx'))).rejects.toThrow(/uv \(uvx\) was not found on this machine/);
   });
 
@@ -264,11 +287,18 @@ describe('uvx installs', () => {
 describe('runtime downloads into the app folder', () => {
   it('downloads the Node.js LTS (checksum verified) and installs an npx agent with it when the machine has none', async () => {
     const { installer, dataDir, progress } = makeInstaller({
-      env: { PATH: '/nonexistent', ACP_DESKTOP_NODE_MIRROR: server.nodeMirrorUrl, npm_config_registry: server.npmRegistryUrl, npm_config_cache: join(tmpdir(), 'acp-npm-cache-runtime') },
+      env: {
+        PATH: '/nonexistent',
+        ACP_DESKTOP_NODE_MIRROR: server.nodeMirrorUrl,
+        npm_config_registry: server.npmRegistryUrl,
+        npm_config_cache: join(tmpdir(), 'acp-npm-cache-runtime'),
+      },
     });
     expect(await installer.detectNode()).toMatchObject({ ok: false, message: expect.stringMatching(/Node\.js was not found/) });
     expect(await installer.installRuntime('node')).toEqual({ version: '22.1.0' });
-    expect(progress.filter((p) => p.agentId === '@node').map((p) => p.phase)).toEqual(expect.arrayContaining(['resolving', 'downloading', 'verifying', 'extracting', 'done']));
+    expect(progress.filter((p) => p.agentId === '@node').map((p) => p.phase)).toEqual(
+      expect.arrayContaining(['resolving', 'downloading', 'verifying', 'extracting', 'done']),
+    );
     const node = join(dataDir, 'runtimes', 'node', '22.1.0', 'bin', 'node');
     expect(await installer.detectNode()).toMatchObject({ ok: true, node, version: '22.1.0', npmVersion: '10.7.0' });
     expect(readdirSync(join(dataDir, 'runtimes', '.tmp'))).toEqual([]);
@@ -294,7 +324,9 @@ describe('runtime downloads into the app folder', () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((done) => closed.close(done));
     const { installer } = makeInstaller({ env: { PATH: '/nonexistent', ACP_DESKTOP_NODE_MIRROR: `http://127.0.0.1:${port}/dist` } });
-    await expect(installer.installRuntime('node')).rejects.toThrow(new RegExp(`Could not reach http://127\\.0\\.0\\.1:${port}/dist/index\\.json: ECONNREFUSED`));
+    await expect(installer.installRuntime('node')).rejects.toThrow(
+      new RegExp(`Could not reach http://127\\.0\\.0\\.1:${port}/dist/index\\.json: ECONNREFUSED`),
+    );
   });
 
   it('downloads uv and then installs a uvx agent with it', async () => {

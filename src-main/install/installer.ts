@@ -1,4 +1,19 @@
-import { chmodSync, closeSync, existsSync, openSync, readSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  openSync,
+  readSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import semver from 'semver';
 import type { InstallProgress } from '../../src-shared/ipc/registryContract';
@@ -216,9 +231,15 @@ export class Installer {
         fetch: this.options.fetch,
         onPhase: (phase: InstallProgress['phase'], message: string) => this.report(operation, { phase, message }),
         onProgress: ({ bytes, total, bytesPerSecond }: { bytes: number; total: number | null; bytesPerSecond: number }) =>
-          this.report(operation, { phase: 'downloading', bytes, total, bytesPerSecond, message: `Downloading ${label}: ${formatBytes(bytes)}${total ? ` of ${formatBytes(total)}` : ''}` }),
+          this.report(operation, {
+            phase: 'downloading',
+            bytes,
+            total,
+            bytesPerSecond,
+            message: `Downloading ${label}: ${formatBytes(bytes)}${total ? ` of ${formatBytes(total)}` : ''}`,
+          }),
       };
-      const version = name === 'node' ? (await installNodeRuntime(options)).version : (await this.installUv(options));
+      const version = name === 'node' ? (await installNodeRuntime(options)).version : await this.installUv(options);
       this.report(operation, { phase: 'done', message: `${label}${version ? ` ${version}` : ''} was installed into the app's folder.` });
       this.finish(operation, null);
       return { version };
@@ -521,7 +542,10 @@ export class Installer {
     const signal = operation.controller.signal;
     const cmdPath = checkEntryPath(cmd.replace(/^\.\//, ''));
     if ('error' in cmdPath || cmdPath.path === '') {
-      throw new InstallError(`The registry entry of ${agent.name} names an unsafe command "${cmd}" (${'error' in cmdPath ? cmdPath.error : 'empty'}).`, 'unsafe');
+      throw new InstallError(
+        `The registry entry of ${agent.name} names an unsafe command "${cmd}" (${'error' in cmdPath ? cmdPath.error : 'empty'}).`,
+        'unsafe',
+      );
     }
     const file = join(work, 'download');
     this.report(operation, { phase: 'downloading', message: `Downloading ${url}` });
@@ -557,7 +581,8 @@ export class Installer {
       throw new InstallError(`The archive of ${agent.name} does not contain its command "${cmd}". Nothing was installed.`, 'archive');
     }
     const rel = relative(realpathSync.native(payload), real);
-    if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..')) throw new InstallError(`The command "${cmd}" points outside the agent's folder.`, 'unsafe');
+    if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..'))
+      throw new InstallError(`The command "${cmd}" points outside the agent's folder.`, 'unsafe');
     if (!statSync(real).isFile()) throw new InstallError(`The command "${cmd}" in the archive of ${agent.name} is not a file.`, 'archive');
     if ((this.options.platform ?? process.platform) !== 'win32') chmodSync(real, statSync(real).mode | 0o755);
     return { type: 'binary', cmd: cmdPath.path };
@@ -570,7 +595,10 @@ export class Installer {
     if (!runtime.ok || !runtime.npm) throw new InstallError(runtime.message ?? 'Node.js and npm are needed.', 'runtime');
     const { name } = parsePackageSpec(spec);
     // A private package.json keeps npm from walking up to a project the data folder may be inside.
-    writeFileSync(join(payload, 'package.json'), JSON.stringify({ name: `acp-agent-${agent.id}`, private: true, description: `${agent.name} for ACP Desktop` }, null, 2));
+    writeFileSync(
+      join(payload, 'package.json'),
+      JSON.stringify({ name: `acp-agent-${agent.id}`, private: true, description: `${agent.name} for ACP Desktop` }, null, 2),
+    );
     const npmPath = pathWith(runtime.node ?? runtime.npm, this.env);
     const npmEnv = { ...this.env, ...(npmPath ? { PATH: npmPath } : {}), npm_config_update_notifier: 'false' };
     const npm = async (args: string[], quiet = false) => {
@@ -610,7 +638,10 @@ export class Installer {
     }
     if (result.code !== 0) {
       if (/ENOSPC/.test(output)) throw new InstallError(`Not enough disk space to install ${spec} (npm: ENOSPC).`, 'disk');
-      throw new InstallError(`npm install ${operation.installedSpec ?? spec} failed${result.code !== null ? ` (exit code ${result.code})` : result.signal ? ` (${result.signal})` : ''}:\n${output}`, 'npm');
+      throw new InstallError(
+        `npm install ${operation.installedSpec ?? spec} failed${result.code !== null ? ` (exit code ${result.code})` : result.signal ? ` (${result.signal})` : ''}:\n${output}`,
+        'npm',
+      );
     }
     const packageDir = join(payload, 'node_modules', ...name.split('/'));
     let pkg: { bin?: string | Record<string, string>; engines?: { node?: string }; version?: string };
@@ -629,7 +660,9 @@ export class Installer {
         node = own.node;
         operation.notes.push(`It runs with the app's Node.js ${own.version} (it declares Node.js ${range}; this machine has ${runtime.version}).`);
       } else if (operation.ignoreEngines) {
-        operation.notes.push(`It declares Node.js ${range} and runs with this machine's ${runtime.version}; if it misbehaves, download Node.js for the app and reinstall.`);
+        operation.notes.push(
+          `It declares Node.js ${range} and runs with this machine's ${runtime.version}; if it misbehaves, download Node.js for the app and reinstall.`,
+        );
       } else {
         throw new InstallError(
           `${agent.name}${pkg.version ? ` ${pkg.version}` : ''} declares Node.js ${range}; this machine has ${runtime.version} (${runtime.node}). npm installs it anyway and it often runs: choose “Install anyway”, or download Node.js for the app and install again.`,

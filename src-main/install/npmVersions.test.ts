@@ -20,7 +20,8 @@ describe('a pinned npm version the registry no longer serves', () => {
     expect(parseVersionList('"1.0.0"')).toEqual(['1.0.0']);
     expect(parseVersionList('oops')).toEqual([]);
     expect(parseVersionList('.0-nightly.1",\n  "0.27.4",\n  "0.28.0"\n]')).toEqual(['0.27.4', '0.28.0']);
-    const twice = 'npm error code ETARGET\nnpm error notarget No matching version found for x@1.\nnpm error code ETARGET\nnpm error notarget No matching version found for x@1.\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x.log';
+    const twice =
+      'npm error code ETARGET\nnpm error notarget No matching version found for x@1.\nnpm error code ETARGET\nnpm error notarget No matching version found for x@1.\nnpm error A complete log of this run can be found in: /root/.npm/_logs/x.log';
     expect(npmErrorText(twice)).toBe('npm error code ETARGET\nnpm error notarget No matching version found for x@1.');
   });
 });

@@ -38,9 +38,7 @@ export function parseVersionList(json: string): string[] {
 
 /** npm's error text without the lines npm prints on every run (an unknown config, the debug-log path). */
 export function npmErrorText(output: string): string {
-  const lines = output
-    .split(/\r?\n/)
-    .filter((line) => line.trim() && !/Unknown user config|A complete log of this run can be found in/.test(line));
+  const lines = output.split(/\r?\n/).filter((line) => line.trim() && !/Unknown user config|A complete log of this run can be found in/.test(line));
   // npm can print the same line twice (stderr warning and error summary): keep each once.
   return [...new Set(lines)].slice(-15).join('\n');
 }

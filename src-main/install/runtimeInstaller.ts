@@ -149,7 +149,13 @@ function topFolder(dir: string): string {
   return entries.length === 1 && statSync(join(dir, entries[0])).isDirectory() ? join(dir, entries[0]) : dir;
 }
 
-async function downloadAndExtract(url: string, expected: (file: string) => Promise<string | undefined>, what: string, work: string, options: RuntimeInstallOptions): Promise<string> {
+async function downloadAndExtract(
+  url: string,
+  expected: (file: string) => Promise<string | undefined>,
+  what: string,
+  work: string,
+  options: RuntimeInstallOptions,
+): Promise<string> {
   const file = join(work, 'download');
   options.onPhase('downloading', `Downloading ${url}`);
   await download(url, file, { signal: options.signal, fetch: options.fetch, onProgress: options.onProgress });
@@ -183,7 +189,8 @@ export async function installNodeRuntime(options: RuntimeInstallOptions): Promis
       .find((parts) => parts[1] === name.file)?.[0];
     const folder = await downloadAndExtract(`${base}/v${version}/${name.file}`, async () => expected, `Node.js ${version}`, work, options);
     const node = options.platform === 'win32' ? join(folder, 'node.exe') : join(folder, 'bin', 'node');
-    if (!existsSync(node)) throw new InstallError(`The Node.js ${version} archive has no ${options.platform === 'win32' ? 'node.exe' : 'bin/node'}.`, 'archive');
+    if (!existsSync(node))
+      throw new InstallError(`The Node.js ${version} archive has no ${options.platform === 'win32' ? 'node.exe' : 'bin/node'}.`, 'archive');
     if (options.signal.aborted) throw cancelled();
     const target = join(root, 'node', version);
     swapInto(folder, target, work);

@@ -116,7 +116,13 @@ export function commonToolDirs(env: NodeJS.ProcessEnv = process.env, platform: N
     if (env.APPDATA) dirs.push(join(env.APPDATA, 'npm'));
   }
   if (!home) return dirs;
-  dirs.push(join(home, '.volta', 'bin'), join(home, '.local', 'bin'), join(home, '.cargo', 'bin'), join(home, '.asdf', 'shims'), join(home, '.local', 'share', 'mise', 'shims'));
+  dirs.push(
+    join(home, '.volta', 'bin'),
+    join(home, '.local', 'bin'),
+    join(home, '.cargo', 'bin'),
+    join(home, '.asdf', 'shims'),
+    join(home, '.local', 'share', 'mise', 'shims'),
+  );
   // nvm: the newest installed version first.
   const nvm = join(env.NVM_DIR ?? join(home, '.nvm'), 'versions', 'node');
   try {
@@ -132,7 +138,10 @@ export function commonToolDirs(env: NodeJS.ProcessEnv = process.env, platform: N
 
 /** A program on PATH, else in the usual places (`commonToolDirs`). */
 export function findTool(name: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | null {
-  return findOnPath(name, env, platform) ?? findOnPath(name, { PATH: commonToolDirs(env, platform).join(platform === 'win32' ? ';' : delimiter), PATHEXT: env.PATHEXT }, platform);
+  return (
+    findOnPath(name, env, platform) ??
+    findOnPath(name, { PATH: commonToolDirs(env, platform).join(platform === 'win32' ? ';' : delimiter), PATHEXT: env.PATHEXT }, platform)
+  );
 }
 
 /**
@@ -140,7 +149,16 @@ export function findTool(name: string, env: NodeJS.ProcessEnv = process.env, pla
  * `#!/usr/bin/env node` script, npm's own scripts) is found too. Undefined when not needed.
  */
 export function pathWith(program: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (findOnPath(program.split(/[\\/]/).pop()!.replace(/\.(cmd|exe|bat)$/i, ''), env) === program) return undefined;
+  if (
+    findOnPath(
+      program
+        .split(/[\\/]/)
+        .pop()!
+        .replace(/\.(cmd|exe|bat)$/i, ''),
+      env,
+    ) === program
+  )
+    return undefined;
   const current = env.PATH ?? env.Path ?? '';
   return current ? `${dirname(program)}${process.platform === 'win32' ? ';' : delimiter}${current}` : dirname(program);
 }
@@ -215,7 +233,11 @@ export async function detectNode(env: NodeJS.ProcessEnv = process.env, managedDi
     };
   }
   if (!npm || !npmVersion) {
-    return { ...base, ok: false, message: `npm was not found beside Node.js ${version}. Install npm (it comes with the installer from https://nodejs.org), then try again.` };
+    return {
+      ...base,
+      ok: false,
+      message: `npm was not found beside Node.js ${version}. Install npm (it comes with the installer from https://nodejs.org), then try again.`,
+    };
   }
   return { ...base, ok: true, message: null };
 }

@@ -125,7 +125,15 @@ export class RegistryClient {
   private bundled(url: string, error: string | null): RegistrySnapshot {
     const empty: RegistryIndex = { version: '1.0.0', agents: [] };
     if (!this.bundledDir) {
-      return { index: empty, source: 'bundled', fetchedAt: null, checkedAt: null, url, error: error ?? 'No bundled registry snapshot was found.', warnings: [] };
+      return {
+        index: empty,
+        source: 'bundled',
+        fetchedAt: null,
+        checkedAt: null,
+        url,
+        error: error ?? 'No bundled registry snapshot was found.',
+        warnings: [],
+      };
     }
     const { value } = readJson<unknown>(join(this.bundledDir, 'registry.json'), null);
     const meta = readJson<{ takenAt?: string }>(join(this.bundledDir, 'snapshot.json'), {}).value;
@@ -299,4 +307,3 @@ export function iconUrl(agent: RegistryAgent, indexUrl: string): string | null {
     return null;
   }
 }
-

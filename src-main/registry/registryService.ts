@@ -145,7 +145,8 @@ export class RegistryService {
     const installed = new Map(this.installer.list().map((agent) => [agent.manifest.agentId, agent]));
     const agents: CatalogAgent[] = snapshot.index.agents.map((agent) => this.describe(agent, installed.get(agent.id) ?? null, true));
     // Installed agents that left the registry stay visible, so they can still be uninstalled.
-    for (const [id, agent] of installed) if (!snapshot.index.agents.some((entry) => entry.id === id)) agents.push(this.describe(agent.manifest.entry, agent, false));
+    for (const [id, agent] of installed)
+      if (!snapshot.index.agents.some((entry) => entry.id === id)) agents.push(this.describe(agent.manifest.entry, agent, false));
     return {
       source: snapshot.source,
       fetchedAt: snapshot.fetchedAt,

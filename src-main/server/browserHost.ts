@@ -206,7 +206,14 @@ function attach(ws: WebSocket, core: AppCore): void {
     let message: { t?: unknown; id?: unknown; name?: unknown; input?: unknown };
     if (size > MAX_REQUEST_BYTES || isBinary) {
       const id = /"id"\s*:\s*(\d+)/.exec(data.toString().slice(0, 200))?.[1];
-      ws.send(JSON.stringify({ t: 'res', id: id ? Number(id) : null, ok: false, error: { code: 'too_large', message: `Request is ${size} bytes; the limit is ${MAX_REQUEST_BYTES}.` } }));
+      ws.send(
+        JSON.stringify({
+          t: 'res',
+          id: id ? Number(id) : null,
+          ok: false,
+          error: { code: 'too_large', message: `Request is ${size} bytes; the limit is ${MAX_REQUEST_BYTES}.` },
+        }),
+      );
       return;
     }
     try {

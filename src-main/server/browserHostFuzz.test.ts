@@ -51,7 +51,11 @@ function raw(request: string | Buffer): Promise<number> {
 }
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  raw(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}Connection: close\r\n\r\n`);
+  raw(
+    `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${host.port}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}Connection: close\r\n\r\n`,
+  );
 
 const upgrade = (path: string, headers: Record<string, string> = {}) =>
   get(path, { Upgrade: 'websocket', Connection: 'Upgrade', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', 'Sec-WebSocket-Version': '13', ...headers });
@@ -87,7 +91,30 @@ describe('browser host against hostile requests (issue 12, defect 3)', () => {
     let seed = 12;
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-    const pieces = ['%', '%E0%A4%A', '%00', '%2e%2e', '..', '/', '\\', '?', '#', '&token=', 'token=', host.token, 'ws', 'index.html', 'é', '%ZZ', '%C0%AF', ';', '=', ' ', '\t', 'a'.repeat(50)];
+    const pieces = [
+      '%',
+      '%E0%A4%A',
+      '%00',
+      '%2e%2e',
+      '..',
+      '/',
+      '\\',
+      '?',
+      '#',
+      '&token=',
+      'token=',
+      host.token,
+      'ws',
+      'index.html',
+      'é',
+      '%ZZ',
+      '%C0%AF',
+      ';',
+      '=',
+      ' ',
+      '\t',
+      'a'.repeat(50),
+    ];
     const junk = (n: number) => Array.from({ length: n }, () => pick(pieces)).join('');
     const statuses = new Map<number, number>();
     for (let i = 0; i < 300; i++) {

@@ -104,7 +104,12 @@ describe('authentication', () => {
     expect(method).toMatchObject({ id: 'fixture-legacy', type: 'terminal', raw: { _meta: { 'terminal-auth': { label: 'Fixture Login' } } } });
     const { terminalId } = await h2.core.handlers['auth.start']({ sessionId, methodId: 'fixture-legacy' });
     await h2.waitFor(() => h2.state(sessionId).terminals[terminalId!]?.output.includes('Type the code'), 'legacy terminal');
-    expect(h2.state(sessionId).terminals[terminalId!].args).toEqual([expect.stringMatching(/fixture-agent\.mjs$/), '--login-terminal', '--cred-file', credFile]);
+    expect(h2.state(sessionId).terminals[terminalId!].args).toEqual([
+      expect.stringMatching(/fixture-agent\.mjs$/),
+      '--login-terminal',
+      '--cred-file',
+      credFile,
+    ]);
     await h2.core.handlers['terminal.input']({ sessionId, terminalId: terminalId!, data: '1234\r' });
     await h2.waitFor(() => h2.eventsOf(sessionId, 'session.connected').length === 1, 'connect');
     expect(readFileSync(credFile, 'utf8')).toBe('FIXTURE_LOGIN=legacy\n');

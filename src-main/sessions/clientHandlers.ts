@@ -129,9 +129,8 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       const env: Record<string, string> = {};
       for (const variable of params.env ?? []) env[variable.name] = variable.value;
       let terminalId = '';
-      const terminal = new Terminal(
-        { command: params.command, args: params.args ?? [], cwd, env, outputByteLimit: params.outputByteLimit ?? null },
-        (data) => session.record({ kind: 'terminal.output', terminalId, data }),
+      const terminal = new Terminal({ command: params.command, args: params.args ?? [], cwd, env, outputByteLimit: params.outputByteLimit ?? null }, (data) =>
+        session.record({ kind: 'terminal.output', terminalId, data }),
       );
       terminalId = terminal.id;
       session.terminals.set(terminal.id, terminal);
@@ -173,7 +172,13 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       if (!ELICITATION_MODES.has(mode)) {
         // rfds-elicitation: a mode the client did not declare is answered -32602, never shown as a form.
         const error = { code: -32602, message: `Elicitation mode "${mode}" is not supported by this client.` };
-        session.record({ kind: 'acp.rejected', method: 'elicitation/create', params: raw, error, note: `The agent asked a question in a way this app cannot show (mode "${mode}")` });
+        session.record({
+          kind: 'acp.rejected',
+          method: 'elicitation/create',
+          params: raw,
+          error,
+          note: `The agent asked a question in a way this app cannot show (mode "${mode}")`,
+        });
         throw new ProtocolError(error.message, -32602);
       }
       const requestId = randomUUID();

@@ -49,7 +49,11 @@ describe('fs/read_text_file and fs/write_text_file', () => {
     const sessionId = await h.newSession();
     await h.send(sessionId, `read ${join(outside, 'secret.txt')}`);
     let ask = await h.waitForPermission(sessionId);
-    expect(ask.toolCall).toMatchObject({ kind: 'read', title: expect.stringContaining('outside the workspace'), locations: [{ path: join(outside, 'secret.txt') }] });
+    expect(ask.toolCall).toMatchObject({
+      kind: 'read',
+      title: expect.stringContaining('outside the workspace'),
+      locations: [{ path: join(outside, 'secret.txt') }],
+    });
     await h.core.handlers['permission.respond']({ sessionId, requestId: ask.requestId, optionId: 'allow' });
     await h.waitFor(() => h.agentText(sessionId).includes('Read: "top secret"'), 'read allowed');
     await h.send(sessionId, `write ${join(outside, 'new.txt')}`);
@@ -223,11 +227,15 @@ describe('session/request_permission', () => {
     expect(pending.toolCall).toMatchObject({ title: 'Edit src/app.ts', kind: 'edit' });
     expect(pending.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
     expect(h.tool(sessionId, pending.toolCallId)).toMatchObject({ status: 'awaiting_permission', rawInput: { edits: 1 } });
-    await expect(h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'bogus' })).rejects.toThrow(/not one of this request's options/);
+    await expect(h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'bogus' })).rejects.toThrow(
+      /not one of this request's options/,
+    );
     await h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'allow-once' });
     await h.waitFor(() => h.lastStop(sessionId) !== undefined, 'turn end');
     expect(h.tool(sessionId, pending.toolCallId)).toMatchObject({ status: 'completed', permissionOutcome: { optionId: 'allow-once', kind: 'allow_once' } });
-    await expect(h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'allow-once' })).rejects.toThrow(/no longer waiting/);
+    await expect(h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'allow-once' })).rejects.toThrow(
+      /no longer waiting/,
+    );
 
     await h.send(sessionId, 'permission');
     await h.waitFor(() => h.state(sessionId).permissions.length === 1, 'second request');
@@ -263,7 +271,9 @@ describe('session/request_permission', () => {
     const settings = JSON.parse(readFileSync(join(h.dataDir, 'settings.json'), 'utf8')) as { alwaysAllow: Record<string, string>; agents: unknown[] };
     expect(settings.alwaysAllow).toEqual({ 'fixture:edit': 'allow_always' });
     expect(settings.agents).toHaveLength(1);
-    expect((await h.core.handlers['permissions.remembered']({})).items).toEqual([{ key: 'fixture:edit', agentId: 'fixture', toolKind: 'edit', optionKind: 'allow_always' }]);
+    expect((await h.core.handlers['permissions.remembered']({})).items).toEqual([
+      { key: 'fixture:edit', agentId: 'fixture', toolKind: 'edit', optionKind: 'allow_always' },
+    ]);
 
     await h.prompt(sessionId, 'permission');
     expect(h.agentText(sessionId)).toContain('Permission granted (allow-always)');
@@ -291,7 +301,13 @@ describe('session/request_permission', () => {
     const sessionId = await h.newSession();
     await h.send(sessionId, 'ghostpermission');
     const pending = await h.waitForPermission(sessionId);
-    expect(h.tool(sessionId, 'ghost_1')).toMatchObject({ synthetic: true, title: 'Run rm -rf build', toolKind: 'execute', status: 'awaiting_permission', rawInput: { command: 'rm -rf build' } });
+    expect(h.tool(sessionId, 'ghost_1')).toMatchObject({
+      synthetic: true,
+      title: 'Run rm -rf build',
+      toolKind: 'execute',
+      status: 'awaiting_permission',
+      rawInput: { command: 'rm -rf build' },
+    });
     await h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'yes' });
     await h.waitFor(() => h.agentText(sessionId).includes('Ghost answer: yes'), 'answer');
   });

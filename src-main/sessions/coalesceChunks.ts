@@ -25,7 +25,7 @@ function plainChunk(event: SessionEvent): event is Chunk {
  */
 export function coalesceChunks(events: SessionEvent[]): SessionEvent[] {
   const out: SessionEvent[] = [];
-  for (let i = 0; i < events.length; ) {
+  for (let i = 0; i < events.length;) {
     const first = events[i];
     if (!plainChunk(first)) {
       out.push(first);

@@ -14,7 +14,16 @@ const schema = {
     private: { type: 'boolean', title: 'Private', default: false },
     language: { type: 'string', title: 'Language', enum: ['ts', 'rust', 'go'] },
     tags: { type: 'array', title: 'Tags', maxItems: 2, items: { type: 'string', enum: ['web', 'cli', 'lib'] } },
-    picks: { type: 'array', title: 'Picks', items: { anyOf: [{ const: 'x', title: 'Ex' }, { const: 'y', title: 'Why' }] } },
+    picks: {
+      type: 'array',
+      title: 'Picks',
+      items: {
+        anyOf: [
+          { const: 'x', title: 'Ex' },
+          { const: 'y', title: 'Why' },
+        ],
+      },
+    },
     code: { type: 'string', title: 'Code', pattern: '^[A-Z]{3}$' },
     future: { type: 'x_future_type', title: 'Future field' },
   },
@@ -39,7 +48,22 @@ function bothPaths(values: Record<string, Value>) {
 describe('the elicitation form and main give the same answer for every input', () => {
   const cases: [string, Record<string, Value>, 'accept' | 'refuse'][] = [
     ['the minimum', { name: 'acme' }, 'accept'],
-    ['everything filled in', { name: 'acme', email: 'a@b.co', site: 'https://x.dev', stars: '4', ratio: '0.5', private: true, language: 'go', tags: ['web', 'lib'], picks: ['y'], code: 'ABC' }, 'accept'],
+    [
+      'everything filled in',
+      {
+        name: 'acme',
+        email: 'a@b.co',
+        site: 'https://x.dev',
+        stars: '4',
+        ratio: '0.5',
+        private: true,
+        language: 'go',
+        tags: ['web', 'lib'],
+        picks: ['y'],
+        code: 'ABC',
+      },
+      'accept',
+    ],
     ['required field empty', { name: '' }, 'refuse'],
     ['too short', { name: 'a' }, 'refuse'],
     // The defect: main took any text as an email, only the form refused it.

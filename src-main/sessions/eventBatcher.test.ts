@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionEvent } from '../../src-shared/session/events';
 import { EventBatcher } from './eventBatcher';
 
-const event = (sessionId: string, seq: number): SessionEvent =>
-  ({ kind: 'notice', level: 'info', message: `m${seq}`, sessionId, seq, ts: 0 }) as SessionEvent;
+const event = (sessionId: string, seq: number): SessionEvent => ({ kind: 'notice', level: 'info', message: `m${seq}`, sessionId, seq, ts: 0 }) as SessionEvent;
 
 describe('EventBatcher', () => {
   beforeEach(() => vi.useFakeTimers());

@@ -15,7 +15,12 @@ describe('restoring a session is folding its log', () => {
 
     const h = harnesses.track(makeCore([], {}, { dataDir: first.dataDir, workspace: first.workspace }));
     await h.core.ready;
-    expect(h.core.sessions.get(sessionId).fold().queue.map((q) => q.prompt)).toEqual([[{ type: 'text', text: 'typed while waiting' }]]);
+    expect(
+      h.core.sessions
+        .get(sessionId)
+        .fold()
+        .queue.map((q) => q.prompt),
+    ).toEqual([[{ type: 'text', text: 'typed while waiting' }]]);
     expect(await h.send(sessionId, 'after restart')).toEqual({ queued: true });
     await h.waitFor(() => h.agentText(sessionId).includes('**Echo:** after restart'), 'both prompts to be answered');
     const text = h.agentText(sessionId);

@@ -263,7 +263,13 @@ export class Session {
       if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
       if (reason.kind === 'stopped') turn.abort.abort();
       if (reason.kind === 'closed') this.record({ kind: 'turn.ended', turnId: turn.turnId, stopReason: 'cancelled' });
-      else if (reason.kind !== 'quit') this.record({ kind: 'turn.ended', turnId: turn.turnId, stopReason: 'error', error: reason.kind === 'exited' ? 'The agent exited during this turn.' : reason.message });
+      else if (reason.kind !== 'quit')
+        this.record({
+          kind: 'turn.ended',
+          turnId: turn.turnId,
+          stopReason: 'error',
+          error: reason.kind === 'exited' ? 'The agent exited during this turn.' : reason.message,
+        });
     }
     for (const terminal of this.terminals.values()) terminal.kill();
     if (reason.kind === 'closed' && connection && this.acpSessionId && connection.supportsSession('close')) {
@@ -296,5 +302,12 @@ function isStreamingEvent(event: SessionEvent): boolean {
   if (event.kind === 'terminal.output') return true;
   if (event.kind !== 'acp.update') return false;
   const kind = (event.update as { sessionUpdate?: unknown }).sessionUpdate;
-  return kind === 'agent_message_chunk' || kind === 'agent_thought_chunk' || kind === 'user_message_chunk' || kind === 'tool_call_update' || kind === 'plan' || kind === 'usage_update';
+  return (
+    kind === 'agent_message_chunk' ||
+    kind === 'agent_thought_chunk' ||
+    kind === 'user_message_chunk' ||
+    kind === 'tool_call_update' ||
+    kind === 'plan' ||
+    kind === 'usage_update'
+  );
 }

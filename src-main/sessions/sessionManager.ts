@@ -246,7 +246,8 @@ export class SessionManager {
   respondPermission(sessionId: string, requestId: string, optionId: string | null): void {
     const session = this.get(sessionId);
     const chosen = session.answerPermission(requestId, optionId);
-    if (chosen && REMEMBERED_KINDS.has(chosen.option.kind)) this.rememberPermission(session, permissionKey(session.agentId, session.toolKindOf(chosen.toolCall)), chosen.option.kind);
+    if (chosen && REMEMBERED_KINDS.has(chosen.option.kind))
+      this.rememberPermission(session, permissionKey(session.agentId, session.toolKindOf(chosen.toolCall)), chosen.option.kind);
   }
 
   /** Keeps an "always" choice in settings (`alwaysAllow`); a settings file that cannot be written is reported. */
@@ -388,7 +389,10 @@ export class SessionManager {
    * `session/fork` of an agent's session (only when advertised), with the same cwd, MCP servers
    * and extra folders as any setup. Returns the new ACP session id and the agent's answer.
    */
-  async forkAcp(agentId: string, parent: { acpSessionId: string; cwd: string; additionalDirectories?: string[] }): Promise<{ acpSessionId: string; result: RawObject }> {
+  async forkAcp(
+    agentId: string,
+    parent: { acpSessionId: string; cwd: string; additionalDirectories?: string[] },
+  ): Promise<{ acpSessionId: string; result: RawObject }> {
     const connection = await this.options.agents.ensureRunning(agentId);
     const result = await connection.forkSession({ ...setupParams(parent, connection, this.options.settings()), sessionId: parent.acpSessionId });
     if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new ProtocolError('The agent answered session/fork without a session id.');

@@ -28,7 +28,8 @@ export function settle(session: Session, state: SessionState, capabilities?: Raw
   if (state.currentTurnId) {
     session.record({ kind: 'turn.ended', turnId: state.currentTurnId, stopReason: 'interrupted', error: 'The app stopped while this turn was running.' });
   }
-  for (const pending of state.permissions) session.record({ kind: 'permission.resolved', requestId: pending.requestId, optionId: null, reason: 'app restarted' });
+  for (const pending of state.permissions)
+    session.record({ kind: 'permission.resolved', requestId: pending.requestId, optionId: null, reason: 'app restarted' });
   for (const pending of state.elicitations) session.record({ kind: 'elicitation.resolved', requestId: pending.requestId, action: 'cancel' });
   // An agent that can neither resume nor load cannot continue this conversation: say so now,
   // before the person types, instead of failing their next message.

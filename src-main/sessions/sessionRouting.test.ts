@@ -12,13 +12,17 @@ function twoAgents(idA: string, idB: string) {
   const a = new FakeAgent('a', { newSessionId: () => idA, onPrompt: async ({ update }) => update(say('from A')) });
   const b = new FakeAgent('b', { newSessionId: () => idB, onPrompt: async ({ update }) => update(say('from B')) });
   const h = harnesses.track(
-    makeCore([], {}, {
-      agents: [
-        { id: 'a', name: 'Agent A', command: 'fake:a' },
-        { id: 'b', name: 'Agent B', command: 'fake:b' },
-      ],
-      core: { startAgent: fakeAgents(a, b) },
-    }),
+    makeCore(
+      [],
+      {},
+      {
+        agents: [
+          { id: 'a', name: 'Agent A', command: 'fake:a' },
+          { id: 'b', name: 'Agent B', command: 'fake:b' },
+        ],
+        core: { startAgent: fakeAgents(a, b) },
+      },
+    ),
   );
   return { h, a, b };
 }

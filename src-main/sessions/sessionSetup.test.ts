@@ -34,7 +34,12 @@ describe('session setup', () => {
     const b = await h.newSession('plain', { additionalDirectories: [extra] });
     await h.prompt(b, 'echodirs');
     expect(h.agentText(b)).toBe('Dirs: null');
-    expect(h.notices(b).map((n) => n.message).join()).toContain('Plain does not support additional workspace folders');
+    expect(
+      h
+        .notices(b)
+        .map((n) => n.message)
+        .join(),
+    ).toContain('Plain does not support additional workspace folders');
   });
 
   it('a restored session (app restart) reconnects with session/load; the log stays the truth', async () => {
@@ -83,7 +88,9 @@ describe('session setup', () => {
     expect(fork.acpSessionId).not.toBe(h.state(sessionId).acpSessionId);
 
     const plain = await h.newSession('plain');
-    await expect(h.core.sessions.listSessions('plain')).rejects.toThrow('Fixture Agent does not support listing its sessions (it does not advertise session/list).');
+    await expect(h.core.sessions.listSessions('plain')).rejects.toThrow(
+      'Fixture Agent does not support listing its sessions (it does not advertise session/list).',
+    );
     await expect(h.core.sessions.deleteSession('plain', 'x')).rejects.toThrow(/does not support deleting sessions/);
     await expect(h.core.sessions.forkSession(plain)).rejects.toThrow(/does not support forking sessions/);
   });
@@ -91,7 +98,13 @@ describe('session setup', () => {
   it('opening a session from the agent list loads its history into the transcript', async () => {
     const h = harnesses.track(makeCore(['--list']));
     await h.newSession();
-    const session = h.core.sessions.create({ agentId: 'fixture', agentName: 'Fixture', cwd: h.workspace, acpSessionId: 'fx_listed_2', title: 'Listed session two' });
+    const session = h.core.sessions.create({
+      agentId: 'fixture',
+      agentName: 'Fixture',
+      cwd: h.workspace,
+      acpSessionId: 'fx_listed_2',
+      title: 'Listed session two',
+    });
     await h.core.sessions.connect(session);
     await h.waitFor(() => h.eventsOf(session.id, 'session.connected').length === 1, 'load');
     expect(h.eventsOf(session.id, 'session.connected')[0].how).toBe('load');

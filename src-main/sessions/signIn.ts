@@ -24,7 +24,9 @@ export function requireAuth(agents: AgentManager, session: Session, message?: st
   session.record({
     kind: 'auth.required',
     methods,
-    message: methods.length ? `${agentName} needs you to sign in.${authReason(message)}` : `${agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
+    message: methods.length
+      ? `${agentName} needs you to sign in.${authReason(message)}`
+      : `${agentName} says it needs authentication but offers no sign-in method: ${message ?? ''}`,
   });
 }
 
@@ -66,7 +68,9 @@ export class SignIn {
         case 'terminal':
           return { terminalId: this.inTerminal(session, method.raw, methodId) };
         default:
-          throw new ProtocolError(`${agentName} offers "${method.name}", a sign-in method of type "${method.type}" that this app does not support yet. Use another method.`);
+          throw new ProtocolError(
+            `${agentName} offers "${method.name}", a sign-in method of type "${method.type}" that this app does not support yet. Use another method.`,
+          );
       }
     } catch (error) {
       session.record({ kind: 'notice', level: 'error', message: `Sign-in with "${method.name}" failed: ${(error as Error).message}` });
@@ -77,7 +81,9 @@ export class SignIn {
   /** `env_var`: check and keep the values, restart the agent with them, then `authenticate`. */
   private async withEnv(session: Session, raw: RawObject, methodId: string, values: Record<string, string>): Promise<void> {
     const agents = this.deps.agents;
-    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter((v): v is RawObject => typeof v === 'object' && v !== null && typeof (v as RawObject).name === 'string');
+    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter(
+      (v): v is RawObject => typeof v === 'object' && v !== null && typeof (v as RawObject).name === 'string',
+    );
     const names = new Set(vars.map((v) => String(v.name)));
     for (const name of Object.keys(values)) {
       if (!names.has(name)) throw new ProtocolError(`${name} is not one of the values this sign-in method asks for.`);
@@ -170,7 +176,9 @@ export class SignIn {
     const forgotValues = Object.keys(readAgentEnv(agents.secrets, agentId)).length > 0;
     if (forgotValues) writeAgentEnv(agents.secrets, agentId, {});
     if (!loggedOut && !forgotValues) {
-      throw new ProtocolError(`${agents.find(agentId)?.name ?? 'This agent'} does not support signing out (no auth.logout capability), and no sign-in values are stored for it.`);
+      throw new ProtocolError(
+        `${agents.find(agentId)?.name ?? 'This agent'} does not support signing out (no auth.logout capability), and no sign-in values are stored for it.`,
+      );
     }
     if (forgotValues) await this.deps.restartAgent(agentId);
     for (const session of this.deps.sessions()) {

@@ -26,12 +26,16 @@ function folderAgent() {
 
 function setup(dataDir?: string, workspace?: string) {
   const agent = folderAgent();
-  const h = makeCore([], { outsideWorkspace: 'deny' }, {
-    dataDir,
-    workspace,
-    agents: [{ id: 'folders', name: 'Folders', command: 'fake:folders' }],
-    core: { startAgent: fakeAgents(agent) },
-  });
+  const h = makeCore(
+    [],
+    { outsideWorkspace: 'deny' },
+    {
+      dataDir,
+      workspace,
+      agents: [{ id: 'folders', name: 'Folders', command: 'fake:folders' }],
+      core: { startAgent: fakeAgents(agent) },
+    },
+  );
   return { h, agent };
 }
 

@@ -106,10 +106,14 @@ describe('EventLog', () => {
     log.close();
     const sizes: number[] = [];
     let state: SessionState | undefined;
-    const result = await readEventLog(file, (batch) => {
-      sizes.push(batch.length);
-      state = reduceSession(state, batch);
-    }, 1000);
+    const result = await readEventLog(
+      file,
+      (batch) => {
+        sizes.push(batch.length);
+        state = reduceSession(state, batch);
+      },
+      1000,
+    );
     expect(result.events).toHaveLength(0); // handed on, not kept
     expect(sizes).toEqual([1000, 1000, 1000, 1000, 1000, 1]);
     expect(state!.entries).toHaveLength(1);
@@ -147,9 +151,13 @@ describe('replay equals live state', () => {
     h.core.sessions.flush();
     const live = h.core.sessions.sessions.get(sessionId)!.state;
     let folded: SessionState | undefined;
-    const { skipped } = await readEventLog(h.core.sessions.logFile(sessionId), (batch) => {
-      folded = reduceSession(folded, batch);
-    }, 7);
+    const { skipped } = await readEventLog(
+      h.core.sessions.logFile(sessionId),
+      (batch) => {
+        folded = reduceSession(folded, batch);
+      },
+      7,
+    );
     expect(skipped).toBe(0);
     expect(folded).toEqual(live);
     // …and equals what the window built from the batches it was sent.

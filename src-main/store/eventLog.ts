@@ -186,11 +186,7 @@ const MAX_BATCH = 16_384;
  * cost entries × batches (bench/openSession: 100,000 entries took 1.7 s with 1,000-event
  * batches, 0.8 s adaptive) while memory stays bounded by the largest batch.
  */
-export async function readEventLog(
-  file: string,
-  onBatch?: (events: SessionEvent[]) => void,
-  batchSize = 0,
-): Promise<ReadResult> {
+export async function readEventLog(file: string, onBatch?: (events: SessionEvent[]) => void, batchSize = 0): Promise<ReadResult> {
   let limit = batchSize > 0 ? batchSize : FIRST_BATCH;
   const all: SessionEvent[] = [];
   let skipped = 0;

@@ -13,7 +13,13 @@ afterEach(() => {
 
 let seq = 0;
 const chunk = (text: string): SessionEvent =>
-  ({ sessionId: 's_disk', seq: ++seq, ts: 1, kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } }) as SessionEvent;
+  ({
+    sessionId: 's_disk',
+    seq: ++seq,
+    ts: 1,
+    kind: 'acp.update',
+    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+  }) as SessionEvent;
 
 function enospc(): Error {
   return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
@@ -52,7 +58,10 @@ describe('a full disk (issue 12, defect 2)', () => {
     logIo.append = realAppend; // space again
     log.append([chunk('six')]);
     expect(log.saving).toBe(true);
-    expect(health).toEqual([{ saving: false, error: 'the disk is full' }, { saving: true, written: 4 }]);
+    expect(health).toEqual([
+      { saving: false, error: 'the disk is full' },
+      { saving: true, written: 4 },
+    ]);
     const { events, skipped } = await readEventLog(file);
     expect(skipped).toBe(0);
     expect(events.map((event) => event.seq)).toEqual([1, 2, 3, 4, 5, 6]);

@@ -14,8 +14,24 @@ const optionalStr = z.string().nullish();
 const content = z.array(z.looseObject({ type: z.string() }));
 
 const bodies = {
-  'session.created': { agentId: str, agentName: str, cwd: str, title: optionalStr, acpSessionId: optionalStr, forkedFrom: optionalStr, continuedFrom: optionalStr },
-  'session.connected': { acpSessionId: str, how: str, configOptions: z.array(z.unknown()).nullish(), modes: object.nullish(), models: object.nullish(), capabilities: object.nullish(), agentInfo: object.nullish() },
+  'session.created': {
+    agentId: str,
+    agentName: str,
+    cwd: str,
+    title: optionalStr,
+    acpSessionId: optionalStr,
+    forkedFrom: optionalStr,
+    continuedFrom: optionalStr,
+  },
+  'session.connected': {
+    acpSessionId: str,
+    how: str,
+    configOptions: z.array(z.unknown()).nullish(),
+    modes: object.nullish(),
+    models: object.nullish(),
+    capabilities: object.nullish(),
+    agentInfo: object.nullish(),
+  },
   'acp.update': { update: object },
   'turn.started': { turnId: str, prompt: content },
   'turn.ended': { turnId: str, stopReason: str, error: optionalStr, usage: object.nullish() },

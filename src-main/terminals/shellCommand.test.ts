@@ -23,7 +23,11 @@ describe('terminal/create commands', () => {
   });
 
   it('uses $SHELL -c (else /bin/sh) on POSIX and cmd /c on Windows for a command line', () => {
-    expect(planTerminalSpawn('npm test && echo ok', [], 'linux', { SHELL: '/bin/sh' })).toEqual({ file: '/bin/sh', args: ['-c', 'npm test && echo ok'], windowsVerbatimArguments: false });
+    expect(planTerminalSpawn('npm test && echo ok', [], 'linux', { SHELL: '/bin/sh' })).toEqual({
+      file: '/bin/sh',
+      args: ['-c', 'npm test && echo ok'],
+      windowsVerbatimArguments: false,
+    });
     expect(planTerminalSpawn('ls -la', [], 'darwin', { SHELL: 'not-absolute' }).file).toBe('/bin/sh');
     expect(planTerminalSpawn('dir /b && echo ok', [], 'win32', { ComSpec: 'C:\\Windows\\system32\\cmd.exe' })).toEqual({
       file: 'C:\\Windows\\system32\\cmd.exe',

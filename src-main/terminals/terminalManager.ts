@@ -80,9 +80,7 @@ export class Terminal {
           rows: spec.rows ?? 30,
         });
         child.onData(data);
-        child.onExit(({ exitCode, signal }) =>
-          finish({ exitCode: signal ? null : exitCode, signal: signal ? signalName(signal) : null }),
-        );
+        child.onExit(({ exitCode, signal }) => finish({ exitCode: signal ? null : exitCode, signal: signal ? signalName(signal) : null }));
         this.handle = {
           write: (text) => child.write(text),
           resize: (cols, rows) => child.resize(cols, rows),

@@ -77,7 +77,11 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
     return s?.acpSessionId != null && s.status !== 'starting';
   };
   const newSession = async (agentId = 'fixture', extraInput: { cwd?: string; additionalDirectories?: string[] } = {}) => {
-    const { sessionId } = await core.handlers['session.new']({ agentId, cwd: extraInput.cwd ?? workspace, additionalDirectories: extraInput.additionalDirectories });
+    const { sessionId } = await core.handlers['session.new']({
+      agentId,
+      cwd: extraInput.cwd ?? workspace,
+      additionalDirectories: extraInput.additionalDirectories,
+    });
     await waitFor(
       () =>
         eventsOf(sessionId, 'session.connected').length > 0 ||
@@ -105,7 +109,8 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
       .filter((e): e is Extract<TranscriptEntry, { kind: 'agent' }> => e.kind === 'agent')
       .map((e) => e.text)
       .join('\n');
-  const lastStop = (sessionId: string) => [...(state(sessionId)?.entries ?? [])].reverse().find((e) => e.kind === 'stop') as Extract<TranscriptEntry, { kind: 'stop' }> | undefined;
+  const lastStop = (sessionId: string) =>
+    [...(state(sessionId)?.entries ?? [])].reverse().find((e) => e.kind === 'stop') as Extract<TranscriptEntry, { kind: 'stop' }> | undefined;
   const tool = (sessionId: string, toolCallId: string) => {
     const s = state(sessionId);
     const index = s?.toolIndex[toolCallId];

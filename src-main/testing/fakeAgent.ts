@@ -90,10 +90,14 @@ export class FakeAgent {
         update: (update) => client.notify('session/update', { sessionId, update }),
         raw: (message) => host.writeLine(message),
       };
-      const onPrompt = this.script.onPrompt ?? (async ({ update }: FakePromptContext) => void (await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok' } })));
+      const onPrompt =
+        this.script.onPrompt ??
+        (async ({ update }: FakePromptContext) => void (await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok' } })));
       return (await onPrompt(context)) ?? { stopReason: 'end_turn' };
     });
-    app.connect(acp.ndJsonStream(Writable.toWeb(host.agentOut) as WritableStream<Uint8Array>, Readable.toWeb(host.agentIn) as unknown as ReadableStream<Uint8Array>));
+    app.connect(
+      acp.ndJsonStream(Writable.toWeb(host.agentOut) as WritableStream<Uint8Array>, Readable.toWeb(host.agentIn) as unknown as ReadableStream<Uint8Array>),
+    );
     return host;
   }
 }

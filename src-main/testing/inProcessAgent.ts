@@ -146,16 +146,13 @@ function load(script: string): Promise<{ run: ScriptFunction; specifiers: string
       const specifiers: string[] = [];
       const source = readFileSync(script, 'utf8')
         .replace(/^#!.*/, '')
-        .replace(
-        /^import\s+(\*\s+as\s+\w+|\{[^}]*\}|\w+)\s+from\s+['"]([^'"]+)['"];?/gm,
-        (_line, what: string, specifier: string) => {
+        .replace(/^import\s+(\*\s+as\s+\w+|\{[^}]*\}|\w+)\s+from\s+['"]([^'"]+)['"];?/gm, (_line, what: string, specifier: string) => {
           specifiers.push(specifier);
           const table = `__modules[${JSON.stringify(specifier)}]`;
           if (what.startsWith('*')) return `const ${what.replace(/^\*\s+as\s+/, '')} = ${table};`;
           if (what.startsWith('{')) return `const ${what.replace(/\s+as\s+/g, ': ')} = ${table};`;
           return `const ${what} = ${table}.default;`;
-        },
-      );
+        });
       if (/^\s*import\s/m.test(source)) throw new Error(`${script}: an import this runner cannot rewrite`);
       const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (...args: string[]) => ScriptFunction;
       return { run: new AsyncFunction('process', '__modules', source), specifiers };

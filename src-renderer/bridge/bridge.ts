@@ -4,7 +4,10 @@ type Answer = { ok: true; result: unknown } | { ok: false; error: ContractError 
 
 /** An error answered by main, with its contract code. */
 export class BridgeError extends Error {
-  constructor(readonly code: ContractError['code'] | 'disconnected', message: string) {
+  constructor(
+    readonly code: ContractError['code'] | 'disconnected',
+    message: string,
+  ) {
     super(message);
   }
 }

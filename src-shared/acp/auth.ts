@@ -27,4 +27,3 @@ export function authLink(raw: Raw): string | null {
     return null;
   }
 }
-

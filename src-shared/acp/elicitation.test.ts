@@ -11,7 +11,13 @@ const schema = {
     count: { type: 'integer', minimum: 1, maximum: 3, default: 2 },
     ratio: { type: 'number' },
     ok: { type: 'boolean', default: true },
-    color: { type: 'string', oneOf: [{ const: '#f00', title: 'Red' }, { const: '#0f0', title: 'Green' }] },
+    color: {
+      type: 'string',
+      oneOf: [
+        { const: '#f00', title: 'Red' },
+        { const: '#0f0', title: 'Green' },
+      ],
+    },
     size: { type: 'string', enum: ['s', 'm'] },
     tags: { type: 'array', minItems: 1, maxItems: 2, items: { type: 'string', enum: ['a', 'b', 'c'] } },
     picks: { type: 'array', items: { anyOf: [{ const: 'x', title: 'Ex' }] } },
@@ -41,7 +47,12 @@ describe('elicitation schema', () => {
       ['future', 'unsupported'],
       ['phone', 'unsupported'],
     ]);
-    expect(field('color')).toMatchObject({ choices: [{ value: '#f00', title: 'Red' }, { value: '#0f0', title: 'Green' }] });
+    expect(field('color')).toMatchObject({
+      choices: [
+        { value: '#f00', title: 'Red' },
+        { value: '#0f0', title: 'Green' },
+      ],
+    });
     expect(initialValue(field('count'))).toBe(2);
     expect(initialValue(field('ok'))).toBe(true);
   });
@@ -63,7 +74,12 @@ describe('elicitation schema', () => {
   });
 
   it('sends typed values and leaves empty optional fields out', () => {
-    expect(toContent(fields, { name: 'ab', count: '3', ratio: '', ok: false, tags: ['a'], email: '' })).toEqual({ name: 'ab', count: 3, ok: false, tags: ['a'] });
+    expect(toContent(fields, { name: 'ab', count: '3', ratio: '', ok: false, tags: ['a'], email: '' })).toEqual({
+      name: 'ab',
+      count: 3,
+      ok: false,
+      tags: ['a'],
+    });
   });
 
   it('shows an ISO date-time default (Z or offset) as the local value a datetime-local input takes, and sends ISO back', () => {
@@ -71,7 +87,9 @@ describe('elicitation schema', () => {
     const local = initialValue(when!) as string;
     expect(local).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/);
     const d = new Date('2026-03-14T15:09:00Z');
-    expect(local).toBe(`${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`);
+    expect(local).toBe(
+      `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}T${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`,
+    );
     expect(validate(when!, local)).toBeNull();
     expect(toContent([when!], { when: local })).toEqual({ when: '2026-03-14T15:09:00.000Z' });
     // An offset is converted too; seconds are kept; values without a zone or that do not parse stay as they are.

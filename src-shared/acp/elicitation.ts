@@ -7,11 +7,42 @@
 
 /** One field of the form. `unsupported`: outside the restricted subset; shown raw, never checked. */
 export type Field =
-  | { kind: 'text'; key: string; title: string; description?: string; required: boolean; format?: TextFormat; minLength?: number; maxLength?: number; pattern?: string; default?: string }
-  | { kind: 'number'; key: string; title: string; description?: string; required: boolean; integer: boolean; minimum?: number; maximum?: number; default?: number }
+  | {
+      kind: 'text';
+      key: string;
+      title: string;
+      description?: string;
+      required: boolean;
+      format?: TextFormat;
+      minLength?: number;
+      maxLength?: number;
+      pattern?: string;
+      default?: string;
+    }
+  | {
+      kind: 'number';
+      key: string;
+      title: string;
+      description?: string;
+      required: boolean;
+      integer: boolean;
+      minimum?: number;
+      maximum?: number;
+      default?: number;
+    }
   | { kind: 'boolean'; key: string; title: string; description?: string; required: boolean; default?: boolean }
   | { kind: 'select'; key: string; title: string; description?: string; required: boolean; choices: Choice[]; default?: string }
-  | { kind: 'multi'; key: string; title: string; description?: string; required: boolean; choices: Choice[]; minItems?: number; maxItems?: number; default?: string[] }
+  | {
+      kind: 'multi';
+      key: string;
+      title: string;
+      description?: string;
+      required: boolean;
+      choices: Choice[];
+      minItems?: number;
+      maxItems?: number;
+      default?: string[];
+    }
   | { kind: 'unsupported'; key: string; title: string; description?: string; required: boolean; raw: unknown; why: string };
 
 export type TextFormat = 'email' | 'uri' | 'date' | 'date-time';
@@ -28,7 +59,10 @@ const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 function choicesOf(list: unknown): Choice[] | null {
   if (!Array.isArray(list)) return null;
-  const choices = list.filter(isObject).filter((c) => typeof c.const === 'string').map((c) => ({ value: String(c.const), title: text(c.title) ?? String(c.const) }));
+  const choices = list
+    .filter(isObject)
+    .filter((c) => typeof c.const === 'string')
+    .map((c) => ({ value: String(c.const), title: text(c.title) ?? String(c.const) }));
   return choices.length ? choices : null;
 }
 
@@ -154,7 +188,9 @@ export function check(field: Field, value: Value | null): Problem | null {
     case 'boolean':
       return typeof value === 'boolean' ? null : { code: 'not-boolean' };
     case 'select':
-      return typeof value === 'string' && field.choices.some((c) => c.value === value) ? null : { code: 'not-choice', allowed: field.choices.map((c) => c.value) };
+      return typeof value === 'string' && field.choices.some((c) => c.value === value)
+        ? null
+        : { code: 'not-choice', allowed: field.choices.map((c) => c.value) };
     case 'multi': {
       if (!Array.isArray(value)) return { code: 'not-list' };
       if (value.some((item) => !field.choices.some((c) => c.value === item))) return { code: 'not-choices', allowed: field.choices.map((c) => c.value) };
@@ -339,7 +375,14 @@ export function checkAnswer(schema: unknown, content: Readonly<Record<string, un
 }
 
 /** An `elicitation/create` request as the form reads it; `mode` may be a future or extension value. */
-export type ElicitationRequestView = { mode: string; message: string | null; url: string | null; elicitationId: string | null; requestedSchema: unknown; raw: Json };
+export type ElicitationRequestView = {
+  mode: string;
+  message: string | null;
+  url: string | null;
+  elicitationId: string | null;
+  requestedSchema: unknown;
+  raw: Json;
+};
 
 export function elicitationRequestView(raw: Json): ElicitationRequestView {
   return {

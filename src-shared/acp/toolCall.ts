@@ -3,9 +3,12 @@ import { isObject, memoView, str, type Raw } from './read';
 
 /** The tool call a permission request is about (`RequestPermissionRequest.toolCall`): the fields shown. */
 export type ToolCallRefView = { toolCallId: string | null; title: string | null; kind: string | null; raw: Raw };
-export const toolCallRefView = memoView(
-  (raw): ToolCallRefView => ({ toolCallId: str(raw.toolCallId) ?? null, title: str(raw.title) ?? null, kind: str(raw.kind) ?? null, raw }),
-);
+export const toolCallRefView = memoView((raw): ToolCallRefView => ({
+  toolCallId: str(raw.toolCallId) ?? null,
+  title: str(raw.title) ?? null,
+  kind: str(raw.kind) ?? null,
+  raw,
+}));
 
 export const isKnownToolKind = (kind: string) => isKnown(KNOWN_TOOL_KINDS, kind);
 export const isKnownToolStatus = (status: string) =>

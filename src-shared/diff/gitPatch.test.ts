@@ -49,7 +49,13 @@ describe('parseGitPatch', () => {
       ['w/d.txt', 'w/e.txt'],
       ['logo.png', 'logo.png'],
     ]);
-    expect(files[0]).toMatchObject({ oldText: `one\ntwo\nthree\n${GAP_MARK}\nten\neleven`, newText: `one\nTWO\nthree\n${GAP_MARK}\nten\nELEVEN`, added: 2, removed: 2, hunks: 2 });
+    expect(files[0]).toMatchObject({
+      oldText: `one\ntwo\nthree\n${GAP_MARK}\nten\neleven`,
+      newText: `one\nTWO\nthree\n${GAP_MARK}\nten\nELEVEN`,
+      added: 2,
+      removed: 2,
+      hunks: 2,
+    });
     expect(files[1]).toMatchObject({ oldText: null, newText: 'hello\nworld', added: 2 });
     expect(files[2]).toMatchObject({ oldText: 'gone', newText: null, removed: 1 });
     expect(files[3]).toMatchObject({ hunks: 0, added: 0 });

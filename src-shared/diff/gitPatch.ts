@@ -117,5 +117,8 @@ export function findFilePatch(files: readonly FilePatch[], path: string, oldPath
     const b = target.replace(/^\/+/, '');
     return a === b || b.endsWith(`/${a}`) || a.endsWith(`/${b}`);
   };
-  return files.find((file) => same(file.newPath, path) || (file.newPath === null && same(file.oldPath, path)) || (oldPath && same(file.oldPath, oldPath) && same(file.newPath, path)));
+  return files.find(
+    (file) =>
+      same(file.newPath, path) || (file.newPath === null && same(file.oldPath, path)) || (oldPath && same(file.oldPath, oldPath) && same(file.newPath, path)),
+  );
 }

@@ -7,7 +7,10 @@ import { mergeHistory } from './merge';
 import type { HistoryItem } from '../ipc/historyContract';
 
 function fold(bodies: SessionEventBody[]) {
-  return reduceSession(undefined, bodies.map((body, i) => ({ ...body, sessionId: 's1', seq: i + 1, ts: Date.UTC(2026, 0, 1) + i }) as SessionEvent));
+  return reduceSession(
+    undefined,
+    bodies.map((body, i) => ({ ...body, sessionId: 's1', seq: i + 1, ts: Date.UTC(2026, 0, 1) + i }) as SessionEvent),
+  );
 }
 
 describe('sessionToMarkdown', () => {
@@ -16,9 +19,25 @@ describe('sessionToMarkdown', () => {
       { kind: 'session.created', agentId: 'fx', agentName: 'Fixture', cwd: '/work/app' },
       { kind: 'session.connected', acpSessionId: 'acp_1', how: 'new' },
       { kind: 'acp.update', update: { sessionUpdate: 'session_info_update', title: 'Fix the build' } },
-      { kind: 'turn.started', turnId: 't1', prompt: [{ type: 'text', text: 'Please fix `b`.' }, { type: 'resource_link', uri: 'file:///work/app/a.ts', name: 'a.ts' }] },
+      {
+        kind: 'turn.started',
+        turnId: 't1',
+        prompt: [
+          { type: 'text', text: 'Please fix `b`.' },
+          { type: 'resource_link', uri: 'file:///work/app/a.ts', name: 'a.ts' },
+        ],
+      },
       { kind: 'acp.update', update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Look at a.ts' } } },
-      { kind: 'acp.update', update: { sessionUpdate: 'plan', entries: [{ content: 'Read', priority: 'high', status: 'completed' }, { content: 'Edit', priority: 'low', status: 'in_progress' }] } },
+      {
+        kind: 'acp.update',
+        update: {
+          sessionUpdate: 'plan',
+          entries: [
+            { content: 'Read', priority: 'high', status: 'completed' },
+            { content: 'Edit', priority: 'low', status: 'in_progress' },
+          ],
+        },
+      },
       {
         kind: 'acp.update',
         update: {
@@ -59,7 +78,10 @@ describe('sessionToMarkdown', () => {
   it('fences code that itself contains fences', () => {
     const state = fold([
       { kind: 'session.created', agentId: 'fx', agentName: 'F', cwd: '/w' },
-      { kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'T', kind: 'other', status: 'completed', rawOutput: { text: '```` four' } } },
+      {
+        kind: 'acp.update',
+        update: { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'T', kind: 'other', status: 'completed', rawOutput: { text: '```` four' } },
+      },
     ]);
     expect(sessionToMarkdown(state)).toContain('`````json\n');
   });
@@ -78,7 +100,19 @@ describe('lineDiff', () => {
 });
 
 describe('mergeHistory', () => {
-  const base: HistoryItem = { sessionId: 's1', agentId: 'fx', agentName: 'F', cwd: '/w', title: null, acpSessionId: 'acp_1', lastActivity: 10, messageCount: 2, origin: 'local', open: false, readonly: false };
+  const base: HistoryItem = {
+    sessionId: 's1',
+    agentId: 'fx',
+    agentName: 'F',
+    cwd: '/w',
+    title: null,
+    acpSessionId: 'acp_1',
+    lastActivity: 10,
+    messageCount: 2,
+    origin: 'local',
+    open: false,
+    readonly: false,
+  };
   it('merges an agent-listed session into the local one bound to the same ACP id', () => {
     const listed: HistoryItem[] = [
       { ...base, sessionId: null, title: 'From agent', lastActivity: 50, messageCount: null, origin: 'agent' },

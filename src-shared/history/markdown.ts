@@ -60,7 +60,10 @@ function toolCall(entry: ToolCallEntry): string {
   const out: string[] = [];
   out.push(`#### Tool call: ${entry.title || entry.toolCallId} — ${entry.status.replace(/_/g, ' ')}`);
   const facts = [`kind: ${entry.toolKind}`];
-  const paths = entry.locations.map(locationView).map((l) => `${l.path}${l.line !== null ? `:${l.line}` : ''}`).filter(Boolean);
+  const paths = entry.locations
+    .map(locationView)
+    .map((l) => `${l.path}${l.line !== null ? `:${l.line}` : ''}`)
+    .filter(Boolean);
   if (paths.length) facts.push(`locations: ${paths.map((p) => `\`${p}\``).join(', ')}`);
   out.push(`_${facts.join(' · ')}_`);
   for (const item of entry.content.map(toolContentView)) {
@@ -101,7 +104,9 @@ function entryMarkdown(entry: TranscriptEntry, state: SessionState): string {
     case 'stop':
       return `_${STOP_LABELS[entry.stopReason] ?? `Stop reason: ${entry.stopReason}`}${entry.error ? `: ${entry.error}` : ''}_\n\n---`;
     case 'notice':
-      return quote(`**${entry.level === 'error' ? 'Error' : entry.level === 'warning' ? 'Warning' : 'Note'}:** ${entry.message}${entry.detail?.length ? `\n\n${entry.detail.join('\n')}` : ''}`);
+      return quote(
+        `**${entry.level === 'error' ? 'Error' : entry.level === 'warning' ? 'Warning' : 'Note'}:** ${entry.message}${entry.detail?.length ? `\n\n${entry.detail.join('\n')}` : ''}`,
+      );
     case 'file':
       return `#### Wrote \`${entry.path}\`\n\n${diffBlock(entry.path, entry.oldText, entry.newText)}`;
     case 'unknown':
@@ -131,6 +136,11 @@ export function sessionToMarkdown(state: SessionState, options: MarkdownOptions 
 
 /** A file name for an export: the title, made safe, plus the extension. */
 export function exportFileName(state: Pick<SessionState, 'title' | 'sessionId'>, extension: string): string {
-  const base = (state.title ?? state.sessionId).replace(/[^\p{L}\p{N}._ -]+/gu, '').trim().replace(/\s+/g, '-').slice(0, 80) || state.sessionId;
+  const base =
+    (state.title ?? state.sessionId)
+      .replace(/[^\p{L}\p{N}._ -]+/gu, '')
+      .trim()
+      .replace(/\s+/g, '-')
+      .slice(0, 80) || state.sessionId;
   return `${base}.${extension}`;
 }

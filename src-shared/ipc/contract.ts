@@ -18,9 +18,7 @@ const path = z.string().min(1).max(4096);
 const text = z.string().max(1_000_000);
 
 /** A prompt content block (ACP `ContentBlock`); only the discriminator is checked here. */
-export const contentBlockSchema = z
-  .object({ type: z.string().min(1).max(100) })
-  .catchall(z.unknown());
+export const contentBlockSchema = z.object({ type: z.string().min(1).max(100) }).catchall(z.unknown());
 
 export const requests = {
   'app.state': request<AppState>()(z.object({}).strict(), 'Everything outside the transcripts: agents, sessions, tabs, notices.'),
@@ -109,10 +107,7 @@ export const requests = {
     z.object({}).strict(),
     'The remembered "always" permission choices (settings.alwaysAllow).',
   ),
-  'permissions.forget': request<{ ok: true }>()(
-    z.object({ key: z.string().min(1).max(500) }).strict(),
-    'Forget one remembered "always" permission choice.',
-  ),
+  'permissions.forget': request<{ ok: true }>()(z.object({ key: z.string().min(1).max(500) }).strict(), 'Forget one remembered "always" permission choice.'),
   'settings.read': request<{ path: string; text: string; error: string | null }>()(
     z.object({}).strict(),
     'The settings file as text, and the problem with it if it is malformed.',
@@ -128,9 +123,7 @@ export const requests = {
 
 export const events = {
   'app.state': event<AppState>('The app state changed (agents, sessions, tabs, notices).'),
-  'session.events': event<{ sessionId: string; events: SessionEvent[] }>(
-    "A batch of a session's events, in order (flushed at most once per frame).",
-  ),
+  'session.events': event<{ sessionId: string; events: SessionEvent[] }>("A batch of a session's events, in order (flushed at most once per frame)."),
   'ui.command': event<{
     command: 'newSession' | 'closeTab' | 'nextTab' | 'previousTab' | 'settings' | 'installAgent' | 'focusSession';
     /** For `focusSession`: the tab to show. */

@@ -77,9 +77,7 @@ export const historyRequests = {
     "Rename a local session (the person's title wins over the agent's).",
   ),
   'history.delete': request<{ ok: true; agentDeleted: boolean }>()(
-    z
-      .object({ sessionId: sessionIdSchema.optional(), agentId: id.optional(), acpSessionId: id.optional(), alsoOnAgent: z.boolean().default(false) })
-      .strict(),
+    z.object({ sessionId: sessionIdSchema.optional(), agentId: id.optional(), acpSessionId: id.optional(), alsoOnAgent: z.boolean().default(false) }).strict(),
     'Delete a local session (its log, tab, draft, index entries) and, when asked and advertised, on the agent with `session/delete`.',
   ),
   'history.fork': request<{ sessionId: string }>()(

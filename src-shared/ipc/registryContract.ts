@@ -121,10 +121,7 @@ export const registryRequests = {
     z.object({ agentId: agentIdSchema }).strict(),
     'Install the registry version beside the old one and switch once it answers initialize.',
   ),
-  'agent.uninstall': request<{ ok: true }>()(
-    z.object({ agentId: agentIdSchema }).strict(),
-    "Stop a registry agent and remove its files and saved secrets.",
-  ),
+  'agent.uninstall': request<{ ok: true }>()(z.object({ agentId: agentIdSchema }).strict(), 'Stop a registry agent and remove its files and saved secrets.'),
 } as const;
 
 export const registryEvents = {

@@ -2,14 +2,7 @@
  * Platform targets of the ACP registry's `binary` distribution
  * (https://agentclientprotocol.com/rfds/acp-agent-registry#binary): `<os>-<arch>`.
  */
-export const PLATFORM_TARGETS = [
-  'darwin-aarch64',
-  'darwin-x86_64',
-  'linux-aarch64',
-  'linux-x86_64',
-  'windows-aarch64',
-  'windows-x86_64',
-] as const;
+export const PLATFORM_TARGETS = ['darwin-aarch64', 'darwin-x86_64', 'linux-aarch64', 'linux-x86_64', 'windows-aarch64', 'windows-x86_64'] as const;
 
 export type PlatformTarget = (typeof PLATFORM_TARGETS)[number];
 

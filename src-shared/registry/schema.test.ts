@@ -29,7 +29,10 @@ describe('parseRegistryIndex', () => {
           homepage: 'https://example.com',
           distribution: {
             npx: { package: 'x@1.0.0', future: true },
-            binary: { 'linux-x86_64': { archive: 'https://example.com/a.tgz', cmd: './a', sha256: 'abc' }, 'linux-riscv64': { archive: 'https://example.com/b.tgz', cmd: './b' } },
+            binary: {
+              'linux-x86_64': { archive: 'https://example.com/a.tgz', cmd: './a', sha256: 'abc' },
+              'linux-riscv64': { archive: 'https://example.com/b.tgz', cmd: './b' },
+            },
             wasm: { module: 'x.wasm' },
           },
         }),
@@ -92,7 +95,9 @@ describe('parseRegistryIndex', () => {
 describe('resolveDistributions', () => {
   const entry = parseRegistryIndex({
     version: '1.0.0',
-    agents: [agent({ distribution: { uvx: { package: 'p' }, npx: { package: 'n' }, binary: { 'linux-x86_64': { archive: 'https://e.com/a.zip', cmd: './a' } } } })],
+    agents: [
+      agent({ distribution: { uvx: { package: 'p' }, npx: { package: 'n' }, binary: { 'linux-x86_64': { archive: 'https://e.com/a.zip', cmd: './a' } } } }),
+    ],
   });
   const a = entry.ok ? entry.index.agents[0] : (undefined as never);
 

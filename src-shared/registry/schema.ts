@@ -127,9 +127,7 @@ export function distributionKinds(agent: RegistryAgent): string[] {
   return Object.keys(agent.distribution);
 }
 
-export type ResolvedDistribution =
-  | { kind: 'binary'; target: PlatformTarget; spec: BinaryTarget }
-  | { kind: 'npx' | 'uvx'; spec: PackageDistribution };
+export type ResolvedDistribution = { kind: 'binary'; target: PlatformTarget; spec: BinaryTarget } | { kind: 'npx' | 'uvx'; spec: PackageDistribution };
 
 /**
  * The distributions of an agent that can run on a target, best first: a binary build for the

@@ -54,7 +54,10 @@ export function applyNeutralEvent(state: SessionState, event: NeutralEvent, help
 function upsertMessage(state: SessionState, role: 'agent' | 'user' | 'thought', messageId: string, content: ContentBlock[], seq: number): void {
   // The prompt is shown optimistically at `turn.started`; the agent's copy of it would show it twice.
   if (role === 'user' && state.currentTurnId) return;
-  const text = content.filter((block) => block.type === 'text').map((block) => (typeof block.text === 'string' ? block.text : '')).join('');
+  const text = content
+    .filter((block) => block.type === 'text')
+    .map((block) => (typeof block.text === 'string' ? block.text : ''))
+    .join('');
   const blocks = content.filter((block) => block.type !== 'text');
   const key = `${role}:${messageId}`;
   const index = state.messageIndex?.[key] ?? findMessage(state, role, messageId);
@@ -204,7 +207,12 @@ function applyState(state: SessionState, event: Extract<NeutralEvent, { kind: 's
   if (!state.currentTurnId) {
     // Work the person did not start: a turn of the agent's own.
     state.currentTurnId = `agent:${event.seq}`;
-    state.entries.push({ kind: 'notice', id: entryId(state, event.seq), level: 'info', message: `${state.agentName || 'The agent'} started working on its own.` });
+    state.entries.push({
+      kind: 'notice',
+      id: entryId(state, event.seq),
+      level: 'info',
+      message: `${state.agentName || 'The agent'} started working on its own.`,
+    });
   }
   if (event.state === 'requires_action') {
     state.status = 'waiting';

@@ -39,7 +39,12 @@ describe('reducer: what the engine relies on', () => {
   it('a remembered answer is visible on the tool call', () => {
     const state = fold([
       ...start,
-      { kind: 'permission.requested', requestId: 'r1', toolCall: { toolCallId: 'g1', title: 'Ghost', kind: 'execute' }, options: [{ optionId: 'y', name: 'Always', kind: 'allow_always' }] },
+      {
+        kind: 'permission.requested',
+        requestId: 'r1',
+        toolCall: { toolCallId: 'g1', title: 'Ghost', kind: 'execute' },
+        options: [{ optionId: 'y', name: 'Always', kind: 'allow_always' }],
+      },
       { kind: 'permission.resolved', requestId: 'r1', optionId: 'y', reason: 'remembered' },
     ]);
     expect(tool(state, 'g1')).toMatchObject({ synthetic: true, status: 'pending', permissionOutcome: { reason: 'remembered', kind: 'allow_always' } });
@@ -48,7 +53,10 @@ describe('reducer: what the engine relies on', () => {
 
   it('a request the app could not accept becomes a generic entry with its raw JSON', () => {
     const state = fold([...start, { kind: 'acp.rejected', method: 'elicitation/create', params: { mode: 'x_mode' }, error: { code: -32602, message: 'no' } }]);
-    expect(state.entries.at(-1)).toMatchObject({ kind: 'unknown', raw: { method: 'elicitation/create', params: { mode: 'x_mode' }, answer: { code: -32602 } } });
+    expect(state.entries.at(-1)).toMatchObject({
+      kind: 'unknown',
+      raw: { method: 'elicitation/create', params: { mode: 'x_mode' }, answer: { code: -32602 } },
+    });
   });
 
   it('session_info_update keeps updatedAt and _meta; the turn keeps its usage', () => {

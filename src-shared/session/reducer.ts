@@ -1,13 +1,7 @@
 import { isKnown, KNOWN_UPDATE_KINDS } from '../acp/known';
 import type { ContentBlock, RawObject, SessionEvent } from './events';
 import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';
-import {
-  emptySession,
-  type PlanEntryItem,
-  type SessionState,
-  type ToolCallEntry,
-  type TranscriptEntry,
-} from './state';
+import { emptySession, type PlanEntryItem, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
 
 // The lists of known values live in one place (src-shared/acp/known.ts); re-exported for old imports.
 export { KNOWN_TOOL_KINDS, KNOWN_TOOL_STATUSES, KNOWN_UPDATE_KINDS } from '../acp/known';
@@ -104,7 +98,13 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.currentTurnId = null;
       // A sign-in asked for by the prompt is a step, not a failure: the session waits for the person.
       state.status = state.permissions.length || state.elicitations.length || state.authMethods ? 'waiting' : event.error ? 'error' : 'idle';
-      push(state, { kind: 'stop', id: entryId(state, event.seq), stopReason: event.stopReason, error: event.error, ...(event.usage ? { usage: event.usage } : {}) });
+      push(state, {
+        kind: 'stop',
+        id: entryId(state, event.seq),
+        stopReason: event.stopReason,
+        error: event.error,
+        ...(event.usage ? { usage: event.usage } : {}),
+      });
       return;
     case 'prompt.queued':
       state.queue = [...state.queue, { queueId: event.queueId, prompt: event.prompt }];
@@ -135,11 +135,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         push(state, entry);
       } else {
         const current = state.entries[index] as ToolCallEntry;
-        state.entries[index] = mergeTool(
-          { ...current, permissionRequestId: event.requestId, status: 'awaiting_permission' },
-          event.toolCall,
-          true,
-        );
+        state.entries[index] = mergeTool({ ...current, permissionRequestId: event.requestId, status: 'awaiting_permission' }, event.toolCall, true);
       }
       state.status = 'waiting';
       return;
@@ -312,7 +308,8 @@ function settleOpenToolCalls(state: SessionState, to: 'completed' | 'canceled' |
 function noteToolCall(state: SessionState, event: SessionEvent): void {
   let toolCallId: string | null = null;
   if (event.kind === 'permission.requested') toolCallId = str(event.toolCall.toolCallId, `permission-${event.requestId}`);
-  else if (event.kind === 'acp.update' && (event.update.sessionUpdate === 'tool_call' || event.update.sessionUpdate === 'tool_call_update')) toolCallId = str(event.update.toolCallId);
+  else if (event.kind === 'acp.update' && (event.update.sessionUpdate === 'tool_call' || event.update.sessionUpdate === 'tool_call_update'))
+    toolCallId = str(event.update.toolCallId);
   if (toolCallId === null || state.openToolFrom === undefined) return;
   const index = state.toolIndex[toolCallId];
   if (index !== undefined && index < state.openToolFrom) state.openToolFrom = index;
@@ -390,12 +387,14 @@ function applyUpdate(state: SessionState, update: RawObject, seq: number): void 
       return;
     }
     case 'plan': {
-      const entries: PlanEntryItem[] = arr(update.entries).filter(isObject).map((raw) => ({
-        content: str(raw.content),
-        priority: str(raw.priority, 'medium'),
-        status: str(raw.status, 'pending'),
-        raw,
-      }));
+      const entries: PlanEntryItem[] = arr(update.entries)
+        .filter(isObject)
+        .map((raw) => ({
+          content: str(raw.content),
+          priority: str(raw.priority, 'medium'),
+          status: str(raw.status, 'pending'),
+          raw,
+        }));
       state.plan = entries;
       // One plan entry per turn in the transcript, updated live.
       const lastPlan = findLastPlanInTurn(state);
@@ -475,8 +474,7 @@ function appendChunk(
   }
   const sameMessage = tail?.kind === 'agent' && (!messageId || !tail.messageId || tail.messageId === messageId);
   if (tail?.kind === 'agent' && sameMessage) {
-    state.entries[state.entries.length - 1] =
-      text !== null ? { ...tail, text: tail.text + text } : { ...tail, blocks: [...tail.blocks, content] };
+    state.entries[state.entries.length - 1] = text !== null ? { ...tail, text: tail.text + text } : { ...tail, blocks: [...tail.blocks, content] };
   } else {
     push(state, {
       kind: 'agent',

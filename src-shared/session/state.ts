@@ -4,14 +4,7 @@ import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject } from '
 export type SessionStatus = 'starting' | 'idle' | 'running' | 'waiting' | 'error' | 'exited';
 
 /** Tool-call statuses: ACP's values plus our own, in the protocol's spelling. */
-export type ToolCallStatus =
-  | 'pending'
-  | 'in_progress'
-  | 'completed'
-  | 'failed'
-  | 'awaiting_permission'
-  | 'canceled'
-  | (string & {});
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'awaiting_permission' | 'canceled' | (string & {});
 
 export interface UserEntry {
   kind: 'user';
@@ -100,15 +93,7 @@ export interface UnknownEntry {
 }
 
 export type TranscriptEntry =
-  | UserEntry
-  | AgentMessageEntry
-  | ThoughtEntry
-  | ToolCallEntry
-  | PlanEntry
-  | StopEntry
-  | NoticeEntry
-  | FileWrittenEntry
-  | UnknownEntry;
+  UserEntry | AgentMessageEntry | ThoughtEntry | ToolCallEntry | PlanEntry | StopEntry | NoticeEntry | FileWrittenEntry | UnknownEntry;
 
 export interface PendingPermission {
   requestId: string;

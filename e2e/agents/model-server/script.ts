@@ -115,7 +115,8 @@ function fill(tool: ToolSpec, args: Record<string, unknown>): Record<string, unk
   for (const name of tool.schema?.required ?? []) {
     if (name in args) continue;
     const type = tool.schema?.properties?.[name]?.type;
-    args[name] = type === 'boolean' ? false : type === 'number' || type === 'integer' ? (/timeout/i.test(name) ? 60_000 : 1) : type === 'array' ? [] : 'compat step';
+    args[name] =
+      type === 'boolean' ? false : type === 'number' || type === 'integer' ? (/timeout/i.test(name) ? 60_000 : 1) : type === 'array' ? [] : 'compat step';
   }
   return args;
 }
@@ -134,7 +135,15 @@ function patchCall(tools: ToolSpec[], body: string): ToolCall {
 function writeCall(tools: ToolSpec[], path: string, content: string): ToolCall {
   const tool = findTool(tools, 'write');
   if (!tool) {
-    if (tools.some((t) => t.name === 'apply_patch')) return patchCall(tools, `*** Add File: ${path}\n${content.replace(/\n$/, '').split('\n').map((l) => `+${l}`).join('\n')}`);
+    if (tools.some((t) => t.name === 'apply_patch'))
+      return patchCall(
+        tools,
+        `*** Add File: ${path}\n${content
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l) => `+${l}`)
+          .join('\n')}`,
+      );
     return shellCall(tools, `printf '${content.replace(/\n/g, '\\n')}' > ${path}`);
   }
   if (tool.name === 'str_replace_editor') return { name: tool.name, args: { command: 'create', path, file_text: content } };

@@ -106,7 +106,14 @@ async function handle(request: IncomingMessage, response: ServerResponse, reques
     const completed = wire.responsesEvents(step, model).at(-1)!.data as Json;
     return json(response, 200, completed.response);
   }
-  const events = api === 'chat' ? wire.chatEvents(step, model) : api === 'responses' ? wire.responsesEvents(step, model) : api === 'anthropic' ? wire.anthropicEvents(step, model) : wire.geminiEvents(step, model);
+  const events =
+    api === 'chat'
+      ? wire.chatEvents(step, model)
+      : api === 'responses'
+        ? wire.responsesEvents(step, model)
+        : api === 'anthropic'
+          ? wire.anthropicEvents(step, model)
+          : wire.geminiEvents(step, model);
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   let closed = false;
   response.on('close', () => (closed = true));

@@ -50,7 +50,11 @@ export function chatEvents(step: Step, model: string): SseEvent[] {
   if (step.call) {
     const callId = id('call');
     events.push(chunk({ tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: step.call.name, arguments: '' } }] }));
-    events.push(chunk({ tool_calls: [{ index: 0, function: { arguments: step.call.input !== undefined ? JSON.stringify({ input: step.call.input }) : argsJson(step) } }] }));
+    events.push(
+      chunk({
+        tool_calls: [{ index: 0, function: { arguments: step.call.input !== undefined ? JSON.stringify({ input: step.call.input }) : argsJson(step) } }],
+      }),
+    );
   }
   events.push(chunk({}, step.call ? 'tool_calls' : 'stop'));
   events.push({ data: { ...base, choices: [], usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } } });
@@ -81,7 +85,8 @@ export function responsesConversation(body: Json): Conversation {
     const type = item.type ?? 'message';
     if (type === 'message' && item.role === 'user') messages.push({ role: 'user', text: textOf(item.content) });
     else if (type === 'message' && item.role === 'assistant') messages.push({ role: 'assistant', text: textOf(item.content) });
-    else if (type === 'function_call_output' || type === 'custom_tool_call_output' || type === 'local_shell_call_output') messages.push({ role: 'toolResult', text: textOf(item.output) });
+    else if (type === 'function_call_output' || type === 'custom_tool_call_output' || type === 'local_shell_call_output')
+      messages.push({ role: 'toolResult', text: textOf(item.output) });
   }
   const tools: ToolSpec[] = asArray(body.tools).map((tool) =>
     tool.type === 'function' ? { name: String(tool.name), schema: tool.parameters as ToolSpec['schema'] } : { name: String(tool.name ?? tool.type) },
@@ -99,7 +104,16 @@ export function responsesEvents(step: Step, model: string): SseEvent[] {
     status,
     model,
     output,
-    usage: status === 'completed' ? { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 5 }, total_tokens: 120 } : null,
+    usage:
+      status === 'completed'
+        ? {
+            input_tokens: 100,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: 20,
+            output_tokens_details: { reasoning_tokens: 5 },
+            total_tokens: 120,
+          }
+        : null,
   });
   const events: SseEvent[] = [];
   let seq = 0;
@@ -113,7 +127,12 @@ export function responsesEvents(step: Step, model: string): SseEvent[] {
     push('response.reasoning_summary_part.added', { item_id: itemId, output_index: index, summary_index: 0, part: { type: 'summary_text', text: '' } });
     push('response.reasoning_summary_text.delta', { item_id: itemId, output_index: index, summary_index: 0, delta: step.thought });
     push('response.reasoning_summary_text.done', { item_id: itemId, output_index: index, summary_index: 0, text: step.thought });
-    push('response.reasoning_summary_part.done', { item_id: itemId, output_index: index, summary_index: 0, part: { type: 'summary_text', text: step.thought } });
+    push('response.reasoning_summary_part.done', {
+      item_id: itemId,
+      output_index: index,
+      summary_index: 0,
+      part: { type: 'summary_text', text: step.thought },
+    });
     const item = { id: itemId, type: 'reasoning', summary: [{ type: 'summary_text', text: step.thought }] };
     output.push(item);
     push('response.output_item.done', { output_index: index, item });
@@ -163,7 +182,10 @@ export function anthropicConversation(body: Json): Conversation {
       continue;
     }
     const blocks = asArray(message.content);
-    const text = blocks.filter((b) => b.type === 'text').map((b) => String(b.text)).join('\n');
+    const text = blocks
+      .filter((b) => b.type === 'text')
+      .map((b) => String(b.text))
+      .join('\n');
     if (message.role === 'user') {
       for (const block of blocks) if (block.type === 'tool_result') messages.push({ role: 'toolResult', text: textOf(block.content) });
       if (text) messages.push({ role: 'user', text });
@@ -177,7 +199,16 @@ export function anthropicEvents(step: Step, model: string): SseEvent[] {
   const events: SseEvent[] = [];
   const push = (type: string, data: Json) => events.push({ event: type, data: { type, ...data } });
   push('message_start', {
-    message: { id: id('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 100, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } },
+    message: {
+      id: id('msg'),
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 100, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
   });
   let index = 0;
   if (step.thought) {
@@ -206,7 +237,16 @@ export function anthropicBody(step: Step, model: string): Json {
   if (step.thought) content.push({ type: 'thinking', thinking: step.thought, signature: 'compat-signature' });
   if (step.text) content.push({ type: 'text', text: step.text });
   if (step.call) content.push({ type: 'tool_use', id: id('toolu'), name: step.call.name, input: step.call.args ?? {} });
-  return { id: id('msg'), type: 'message', role: 'assistant', model, content, stop_reason: step.call ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 100, output_tokens: 20 } };
+  return {
+    id: id('msg'),
+    type: 'message',
+    role: 'assistant',
+    model,
+    content,
+    stop_reason: step.call ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: 100, output_tokens: 20 },
+  };
 }
 
 // ---------------------------------------------------------------- Gemini generateContent
@@ -216,7 +256,10 @@ export function geminiConversation(body: Json): Conversation {
   for (const content of asArray(body.contents)) {
     const parts = asArray(content.parts);
     for (const part of parts) if (part.functionResponse) messages.push({ role: 'toolResult', text: JSON.stringify(part.functionResponse) });
-    const text = parts.filter((p) => typeof p.text === 'string' && !p.thought).map((p) => String(p.text)).join('\n');
+    const text = parts
+      .filter((p) => typeof p.text === 'string' && !p.thought)
+      .map((p) => String(p.text))
+      .join('\n');
     if (text) messages.push({ role: content.role === 'model' ? 'assistant' : 'user', text });
   }
   const tools: ToolSpec[] = [];

@@ -32,8 +32,7 @@ export interface ClientIdentity {
 
 /** What a `session/prompt` answer means: v1 ends the turn there, v2 only accepts the message. */
 export type PromptOutcome =
-  | { kind: 'ended'; stopReason: string; usage: RawObject | null; meta?: unknown }
-  | { kind: 'accepted'; messageId: string | null; meta?: unknown };
+  { kind: 'ended'; stopReason: string; usage: RawObject | null; meta?: unknown } | { kind: 'accepted'; messageId: string | null; meta?: unknown };
 
 /** A permission request as the session layer records it (`permission.requested`). */
 export interface DecodedPermission {

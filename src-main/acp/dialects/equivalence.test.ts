@@ -24,7 +24,8 @@ function record(dialect: Dialect, steps: Step[]): SessionEvent[] {
     } else {
       const outcome = dialect.decodePromptResult(step.promptResult);
       // v1 ends the turn with the prompt's answer; in v2 the answer only accepts the message.
-      if (outcome.kind === 'ended') bodies.push({ kind: 'turn.ended', turnId: step.turnId, stopReason: outcome.stopReason, ...(outcome.usage ? { usage: outcome.usage } : {}) });
+      if (outcome.kind === 'ended')
+        bodies.push({ kind: 'turn.ended', turnId: step.turnId, stopReason: outcome.stopReason, ...(outcome.usage ? { usage: outcome.usage } : {}) });
     }
   }
   return bodies.map((body, i) => ({ ...body, sessionId: 's1', seq: i + 1, ts: 1000 }) as SessionEvent);
@@ -61,7 +62,14 @@ const V1_SCRIPT: Step[] = [
   { permission: { sessionId: 'acp-1', toolCall: { toolCallId: 'tc1', title: 'Edit a.txt' }, options }, requestId: 'r1' },
   { app: { kind: 'permission.resolved', requestId: 'r1', optionId: 'ok' } },
   { update: { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'in_progress' } },
-  { update: { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }] } },
+  {
+    update: {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'tc1',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'done' } }],
+    },
+  },
   { update: { sessionUpdate: 'plan', entries: [{ content: 'Edit a.txt', priority: 'high', status: 'completed' }] } },
   { update: { sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'test', description: 'Run tests', input: { hint: 'which' } }] } },
   { update: { sessionUpdate: 'usage_update', used: 1200, size: 200000 } },
@@ -75,7 +83,12 @@ const V2_SCRIPT: Step[] = [
   { update: { sessionUpdate: 'agent_thought_chunk', messageId: 'th1', content: { type: 'text', text: 'Looking at it' } } },
   { update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'I will ' } } },
   { update: { sessionUpdate: 'agent_message_chunk', messageId: 'm1', content: { type: 'text', text: 'fix it.' } } },
-  { update: { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p1', entries: [{ content: 'Edit a.txt', priority: 'high', status: 'in_progress' }] } } },
+  {
+    update: {
+      sessionUpdate: 'plan_update',
+      plan: { type: 'items', planId: 'p1', entries: [{ content: 'Edit a.txt', priority: 'high', status: 'in_progress' }] },
+    },
+  },
   { update: { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', title: 'Edit a.txt', kind: 'edit', status: 'pending', rawInput: { path: '/w/a.txt' } } },
   { update: { sessionUpdate: 'state_update', state: 'requires_action' } },
   {
@@ -85,8 +98,20 @@ const V2_SCRIPT: Step[] = [
   { app: { kind: 'permission.resolved', requestId: 'r1', optionId: 'ok' } },
   { update: { sessionUpdate: 'state_update', state: 'running' } },
   { update: { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'in_progress' } },
-  { update: { sessionUpdate: 'tool_call_update', toolCallId: 'tc1', status: 'completed', content: [{ type: 'content', content: { type: 'text', text: 'done' } }] } },
-  { update: { sessionUpdate: 'plan_update', plan: { type: 'items', planId: 'p1', entries: [{ content: 'Edit a.txt', priority: 'high', status: 'completed' }] } } },
+  {
+    update: {
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'tc1',
+      status: 'completed',
+      content: [{ type: 'content', content: { type: 'text', text: 'done' } }],
+    },
+  },
+  {
+    update: {
+      sessionUpdate: 'plan_update',
+      plan: { type: 'items', planId: 'p1', entries: [{ content: 'Edit a.txt', priority: 'high', status: 'completed' }] },
+    },
+  },
   {
     update: {
       sessionUpdate: 'available_commands_update',

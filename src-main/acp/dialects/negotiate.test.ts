@@ -64,7 +64,11 @@ describe('protocol negotiation against real agent processes', () => {
     expect(n.version).toBe(2);
     expect(n.steps).toEqual(['initialize v2']);
     const [sent] = initializes(log);
-    expect(sent.params).toMatchObject({ protocolVersion: 2, info: { name: 'acp-desktop' }, capabilities: { auth: { terminal: {} }, elicitation: { form: {}, url: {} } } });
+    expect(sent.params).toMatchObject({
+      protocolVersion: 2,
+      info: { name: 'acp-desktop' },
+      capabilities: { auth: { terminal: {} }, elicitation: { form: {}, url: {} } },
+    });
     // v2 clients have no fs or terminal capabilities.
     expect((sent.params as RawObject).capabilities).not.toHaveProperty('fs');
     expect((sent.params as RawObject).capabilities).not.toHaveProperty('terminal');
@@ -73,7 +77,17 @@ describe('protocol negotiation against real agent processes', () => {
       agentInfo: { name: 'fixture-agent-v2', title: 'Fixture Agent v2' },
       prompt: { image: true, audio: false, embeddedContext: true },
       mcp: { stdio: true, http: true, sse: false },
-      session: { load: false, resume: true, resumeReplays: true, list: true, close: true, delete: true, fork: false, additionalDirectories: true, other: { _fixture: {} } },
+      session: {
+        load: false,
+        resume: true,
+        resumeReplays: true,
+        list: true,
+        close: true,
+        delete: true,
+        fork: false,
+        additionalDirectories: true,
+        other: { _fixture: {} },
+      },
       logout: true,
       modes: false,
     });
@@ -86,7 +100,12 @@ describe('protocol negotiation against real agent processes', () => {
   it('v1 with the v1 fixture: version 1, the same profile shape, every capability sent', async () => {
     const n = await connect('v1', V1_FIXTURE);
     expect(n.version).toBe(1);
-    expect(n.profile).toMatchObject({ protocolVersion: 1, session: { load: true, resumeReplays: false }, mcp: { stdio: true, http: true, sse: false }, modes: true });
+    expect(n.profile).toMatchObject({
+      protocolVersion: 1,
+      session: { load: true, resumeReplays: false },
+      mcp: { stdio: true, http: true, sse: false },
+      modes: true,
+    });
     expect((n.result._meta as RawObject).clientCapabilitiesSeen).toMatchObject({ fs: { readTextFile: true, writeTextFile: true }, terminal: true });
   });
 

@@ -31,7 +31,12 @@ describe('protocol negotiation (pure)', () => {
   });
 
   it('auto: an answer of 1 re-initializes in the v1 shape on the same process', () => {
-    expect(run('auto', [{ type: 'answered', protocolVersion: 1 }, { type: 'answered', protocolVersion: 1 }])).toEqual([
+    expect(
+      run('auto', [
+        { type: 'answered', protocolVersion: 1 },
+        { type: 'answered', protocolVersion: 1 },
+      ]),
+    ).toEqual([
       { type: 'initialize', version: 2 },
       { type: 'initialize', version: 1 },
       { type: 'done', version: 1 },
@@ -39,8 +44,14 @@ describe('protocol negotiation (pure)', () => {
   });
 
   it('auto: -32022 picks from data.supported', () => {
-    const actions = run('auto', [{ type: 'error', code: -32022, data: { requested: 2, supported: [1, 5] } }, { type: 'answered', protocolVersion: 1 }]);
-    expect(actions.slice(1)).toEqual([{ type: 'initialize', version: 1 }, { type: 'done', version: 1 }]);
+    const actions = run('auto', [
+      { type: 'error', code: -32022, data: { requested: 2, supported: [1, 5] } },
+      { type: 'answered', protocolVersion: 1 },
+    ]);
+    expect(actions.slice(1)).toEqual([
+      { type: 'initialize', version: 1 },
+      { type: 'done', version: 1 },
+    ]);
   });
 
   it('auto: a connection closed during the v2 initialize restarts the process on v1, once', () => {

@@ -15,9 +15,7 @@ import type { ProtocolSetting } from '../../../src-shared/settings';
 export type Version = 1 | 2;
 
 export type NegotiationInput =
-  | { type: 'answered'; protocolVersion: unknown }
-  | { type: 'error'; code?: number; message?: string; data?: unknown }
-  | { type: 'closed' };
+  { type: 'answered'; protocolVersion: unknown } | { type: 'error'; code?: number; message?: string; data?: unknown } | { type: 'closed' };
 
 export type NegotiationAction =
   /** Send `initialize` in this version's shape on the running process. */

@@ -92,7 +92,8 @@ export const v2: Dialect = {
     return servers.flatMap((server): RawObject[] => {
       const remote = remoteServer(server);
       // v2 has no SSE transport.
-      if (remote) return remote.type === 'http' && profile.mcp.http ? [{ type: 'http', name: remote.name, url: remote.url, headers: pairs(remote.headers) }] : [];
+      if (remote)
+        return remote.type === 'http' && profile.mcp.http ? [{ type: 'http', name: remote.name, url: remote.url, headers: pairs(remote.headers) }] : [];
       if (!profile.mcp.stdio) return [];
       const local = server as { name: string; command: string; args: string[]; env: Record<string, string> };
       return [{ type: 'stdio', name: local.name, command: local.command, args: local.args, env: pairs(local.env) }];
@@ -162,7 +163,9 @@ function toolPatch(update: RawObject): RawObject {
 
 /** v2 names config options `configId`; the app (and v1) `id`. Unknown types are kept (the bar ignores them). */
 function configOptionsOf(options: unknown[]): RawObject[] {
-  return options.filter(isObject).map((option) => (typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : option));
+  return options
+    .filter(isObject)
+    .map((option) => (typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : option));
 }
 
 /** v2 tags commands (`type: "command"`) and their input (`type: "text"`); v1 has the same shapes untagged. Unknown types stay raw. */

@@ -52,7 +52,11 @@ class Harness {
             .onNotification('session/update', () => {})
             .onRequest('session/request_permission', ({ params }) => {
               const requestId = `r${++this.requestSeq}`;
-              this.add({ kind: 'permission.requested', requestId, ...this.negotiated.dialect.decodePermissionRequest(params as unknown as RawObject, requestId) });
+              this.add({
+                kind: 'permission.requested',
+                requestId,
+                ...this.negotiated.dialect.decodePermissionRequest(params as unknown as RawObject, requestId),
+              });
               this.add({ kind: 'permission.resolved', requestId, optionId: 'yes' });
               return { outcome: { outcome: 'selected', optionId: 'yes' } };
             }),
@@ -64,7 +68,13 @@ class Harness {
     const result = (await sendRequest(this.negotiated.connection, 'session/new', { cwd: '/w', mcpServers: [] })) as RawObject;
     const decoded = this.negotiated.dialect.decodeSession(result);
     this.acpSessionId = String(decoded.acpSessionId);
-    this.add({ kind: 'session.connected', acpSessionId: this.acpSessionId, how: 'new', configOptions: decoded.configOptions, protocolVersion: this.negotiated.version });
+    this.add({
+      kind: 'session.connected',
+      acpSessionId: this.acpSessionId,
+      how: 'new',
+      configOptions: decoded.configOptions,
+      protocolVersion: this.negotiated.version,
+    });
     for (const body of decoded.events) this.add(body);
   }
 
@@ -82,7 +92,10 @@ class Harness {
     const ends = Array.from({ length: count }, () => new Promise<void>((resolve) => this.turnEnds.push(resolve)));
     const turnId = `t${this.seq}`;
     this.add({ kind: 'turn.started', turnId, prompt: [{ type: 'text', text }] });
-    const answer = (await sendRequest(this.negotiated.connection, 'session/prompt', { sessionId: this.acpSessionId, prompt: [{ type: 'text', text }] })) as RawObject;
+    const answer = (await sendRequest(this.negotiated.connection, 'session/prompt', {
+      sessionId: this.acpSessionId,
+      prompt: [{ type: 'text', text }],
+    })) as RawObject;
     expect(this.negotiated.dialect.decodePromptResult(answer)).toMatchObject({ kind: 'accepted', messageId: expect.any(String) });
     await during?.();
     await Promise.all(ends);
@@ -109,7 +122,10 @@ describe('the v2 fixture agent through the v2 dialect', () => {
   it('connects on v2; inline commands and configId options are in the app shape', () => {
     const state = h.state;
     expect(state.protocolVersion).toBe(2);
-    expect(state.commands).toEqual([{ name: 'plan', description: 'Make a plan', input: { hint: 'what to plan' } }, { type: '_x_macro', name: 'macro', description: 'A command of an unknown type' }]);
+    expect(state.commands).toEqual([
+      { name: 'plan', description: 'Make a plan', input: { hint: 'what to plan' } },
+      { type: '_x_macro', name: 'macro', description: 'A command of an unknown type' },
+    ]);
     expect(state.configOptions[0]).toMatchObject({ id: 'model', configId: 'model', currentValue: 'fast' });
   });
 
@@ -132,7 +148,8 @@ describe('the v2 fixture agent through the v2 dialect', () => {
   it('tool calls: upserts, appended content, null clears, paused, a diff as changes with a git patch, unknown kind and status kept', async () => {
     const seen: string[] = [];
     const state = await h.prompt('tools');
-    for (const event of h.events) if (event.kind === 'tool.patched' && event.toolCallId === 'tc-1' && typeof event.patch.status === 'string') seen.push(event.patch.status);
+    for (const event of h.events)
+      if (event.kind === 'tool.patched' && event.toolCallId === 'tc-1' && typeof event.patch.status === 'string') seen.push(event.patch.status);
     expect(seen).toEqual(['in_progress', 'paused', 'completed']);
     const call = tool(state, 'tc-1');
     expect(call).toMatchObject({ name: 'apply_patch', title: 'Edit two files', toolKind: 'edit', status: 'completed', locations: [] });
@@ -171,7 +188,11 @@ describe('the v2 fixture agent through the v2 dialect', () => {
       ['Open the pod bay doors?', '_x_door'],
       ['Edit config?', 'tool_call'],
     ]);
-    expect(asked.at(-3)).toMatchObject({ description: 'The tests write to /tmp.', toolCall: { toolCallId: 'tc-p' }, subject: { command: 'npm test', cwd: '/w' } });
+    expect(asked.at(-3)).toMatchObject({
+      description: 'The tests write to /tmp.',
+      toolCall: { toolCallId: 'tc-p' },
+      subject: { command: 'npm test', cwd: '/w' },
+    });
     expect(asked.at(-2)?.subject).toEqual({ type: '_x_door', door: 'pod bay' });
     expect(tool(state, 'tc-p').permissionOutcome).toMatchObject({ optionId: 'yes', kind: 'allow_once' });
     expect(lastTurn(state).find((e) => e.kind === 'agent')).toMatchObject({ text: 'Answers: yes, yes, yes' });

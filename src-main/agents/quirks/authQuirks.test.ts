@@ -9,30 +9,47 @@ const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
 describe('sign-in hints in `_meta` (issue 13)', () => {
-  it("Gemini's untyped key method with `_meta[\"api-key\"]` becomes a key field for GEMINI_API_KEY; Qwen's `_meta.type: \"terminal\"` a terminal method", () => {
+  it('Gemini\'s untyped key method with `_meta["api-key"]` becomes a key field for GEMINI_API_KEY; Qwen\'s `_meta.type: "terminal"` a terminal method', () => {
     const [oauth, key] = toAuthMethods([
       { id: 'oauth-personal', name: 'Log in with Google', description: null },
-      { id: 'gemini-api-key', name: 'Use Gemini API key', description: 'Requires setting the `GEMINI_API_KEY` environment variable', _meta: { 'api-key': { provider: 'google' } } },
+      {
+        id: 'gemini-api-key',
+        name: 'Use Gemini API key',
+        description: 'Requires setting the `GEMINI_API_KEY` environment variable',
+        _meta: { 'api-key': { provider: 'google' } },
+      },
     ]);
     expect(oauth.type).toBe('agent');
-    expect(key).toMatchObject({ id: 'gemini-api-key', type: 'env_var', raw: { vars: [{ name: 'GEMINI_API_KEY', secret: true }], _meta: { 'api-key': { provider: 'google' } } } });
+    expect(key).toMatchObject({
+      id: 'gemini-api-key',
+      type: 'env_var',
+      raw: { vars: [{ name: 'GEMINI_API_KEY', secret: true }], _meta: { 'api-key': { provider: 'google' } } },
+    });
     const [qwen] = toAuthMethods([{ id: 'openai', name: 'Use OpenAI API key', _meta: { type: 'terminal', args: ['--auth-type=openai'] } }]);
     expect(qwen).toMatchObject({ type: 'terminal', raw: { args: ['--auth-type=openai'] } });
     // A key hint that names its variable in the description (another agent).
-    expect(toAuthMethods([{ id: 'k', name: 'Key', description: 'Set `ACME_API_KEY`', _meta: { 'api-key': {} } }])[0].raw.vars).toEqual([{ name: 'ACME_API_KEY', label: 'Key', secret: true }]);
+    expect(toAuthMethods([{ id: 'k', name: 'Key', description: 'Set `ACME_API_KEY`', _meta: { 'api-key': {} } }])[0].raw.vars).toEqual([
+      { name: 'ACME_API_KEY', label: 'Key', secret: true },
+    ]);
   });
 
   it("Gemini: every failed sign-in says the agent's reason; the right key is stored as a secret, passed as GEMINI_API_KEY, and signs in", async () => {
     const h = harnesses.track(makeCore(['--auth', '--gemini-auth']));
     const sessionId = await h.newSession();
-    await expect(h.core.handlers['auth.start']({ sessionId, methodId: 'oauth-personal' })).rejects.toThrow('Login with Google is not available in this environment.');
-    await expect(h.core.handlers['auth.start']({ sessionId, methodId: 'gemini-api-key', env: { GEMINI_API_KEY: 'bad-key' } })).rejects.toThrow('API key not valid');
+    await expect(h.core.handlers['auth.start']({ sessionId, methodId: 'oauth-personal' })).rejects.toThrow(
+      'Login with Google is not available in this environment.',
+    );
+    await expect(h.core.handlers['auth.start']({ sessionId, methodId: 'gemini-api-key', env: { GEMINI_API_KEY: 'bad-key' } })).rejects.toThrow(
+      'API key not valid',
+    );
     // Each failure is also in the transcript, with the agent's words.
     await h.waitFor(() => h.notices(sessionId).filter((n) => n.level === 'error').length >= 2, 'two failure notices');
-    expect(h.notices(sessionId).filter((n) => n.level === 'error').map((n) => n.message)).toEqual([
-      expect.stringContaining('Login with Google is not available'),
-      expect.stringContaining('API key not valid'),
-    ]);
+    expect(
+      h
+        .notices(sessionId)
+        .filter((n) => n.level === 'error')
+        .map((n) => n.message),
+    ).toEqual([expect.stringContaining('Login with Google is not available'), expect.stringContaining('API key not valid')]);
     expect(h.state(sessionId).authMethods).not.toBeNull();
     await h.core.handlers['auth.start']({ sessionId, methodId: 'gemini-api-key', env: { GEMINI_API_KEY: 'good-key' } });
     await h.waitFor(() => h.connected(sessionId) && h.state(sessionId).authMethods === null, 'signed in and connected');
@@ -40,7 +57,7 @@ describe('sign-in hints in `_meta` (issue 13)', () => {
     expect(h.agentText(sessionId)).toContain('hello after key');
   });
 
-  it("Qwen: the `_meta.type: \"terminal\"` method runs the agent's own command with its args in a terminal", async () => {
+  it('Qwen: the `_meta.type: "terminal"` method runs the agent\'s own command with its args in a terminal', async () => {
     const cred = join(mkdtempSync(join(tmpdir(), 'acp-cred-')), 'cred');
     const h = harnesses.track(makeCore(['--auth', '--qwen-auth', '--cred-file', cred]));
     const sessionId = await h.newSession();

@@ -43,7 +43,8 @@ export function agentTerminalEvents(update: RawObject, terminals: AgentTerminals
   const info = isObject(meta.terminal_info) ? meta.terminal_info : null;
   if (info) ensure(String(info.terminal_id ?? ''), info.cwd);
   if (Array.isArray(update.content)) {
-    for (const block of update.content) if (isObject(block) && block.type === 'terminal' && meta !== undefined && hasTerminalMeta(meta)) ensure(String(block.terminalId ?? ''));
+    for (const block of update.content)
+      if (isObject(block) && block.type === 'terminal' && meta !== undefined && hasTerminalMeta(meta)) ensure(String(block.terminalId ?? ''));
   }
   for (const key of ['terminal_output_delta', 'terminal_output']) {
     const delta = meta[key];
@@ -58,7 +59,12 @@ export function agentTerminalEvents(update: RawObject, terminals: AgentTerminals
     ensure(terminalId);
     if (terminals.open.delete(terminalId)) {
       terminals.done.add(terminalId);
-      events.push({ kind: 'terminal.exited', terminalId, exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null, signal: typeof exit.signal === 'string' ? exit.signal : null });
+      events.push({
+        kind: 'terminal.exited',
+        terminalId,
+        exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
+        signal: typeof exit.signal === 'string' ? exit.signal : null,
+      });
     }
   }
   // The call ended without an exit report (cancelled, or an older adapter): stop the spinner.

@@ -66,7 +66,10 @@ const PIECE = 16 * 1024;
 /** A giant fenced block as plain, wrapped text, in pieces rendered near the viewport. */
 export function GiantBlock({ text }: { text: string }) {
   const firstBreak = text.indexOf('\n');
-  const info = text.slice(0, firstBreak === -1 ? text.length : firstBreak).replace(/^ {0,3}(`{3,}|~{3,})/, '').trim();
+  const info = text
+    .slice(0, firstBreak === -1 ? text.length : firstBreak)
+    .replace(/^ {0,3}(`{3,}|~{3,})/, '')
+    .trim();
   const body = firstBreak === -1 ? '' : text.slice(firstBreak + 1).replace(/\n? {0,3}(`{3,}|~{3,})[ \t]*\n?$/, '');
   const pieces = useMemo(() => {
     const out: string[] = [];

@@ -39,7 +39,13 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
           </button>
         )}
         <ExportMenu sessionId={sessionId} />
-        <button type="button" className="icon-button" aria-label="Session info" title="Agent and session info" onClick={() => useStore.setState({ infoOpen: true })}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Session info"
+          title="Agent and session info"
+          onClick={() => useStore.setState({ infoOpen: true })}
+        >
           <Icon name="info" />
         </button>
         {panelTabs > 0 && (

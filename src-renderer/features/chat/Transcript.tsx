@@ -88,7 +88,6 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   }
   useEffect(() => () => rowObserver.current?.disconnect(), []);
 
-
   // The viewport's size.
   useLayoutEffect(() => {
     const element = scroller.current;

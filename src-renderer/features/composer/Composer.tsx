@@ -173,7 +173,11 @@ export function Composer({ sessionId }: { sessionId: string }) {
           {queue.map((item) => (
             <li key={item.queueId}>
               <Icon name="clock" />
-              <span className="muted">Queued:</span> {item.prompt.map(contentBlockView).map((b) => (b.type === 'text' ? b.text : `[${b.raw.type}]`)).join(' ')}
+              <span className="muted">Queued:</span>{' '}
+              {item.prompt
+                .map(contentBlockView)
+                .map((b) => (b.type === 'text' ? b.text : `[${b.raw.type}]`))
+                .join(' ')}
             </li>
           ))}
         </ul>

@@ -53,7 +53,10 @@ function SelectOption({ sessionId, option }: { sessionId: string; option: Extrac
   const description = option.flat.find((v) => v.value === current)?.description;
   const known = option.flat.some((v) => v.value === current);
   return (
-    <div className={`config-control category-${option.category ?? 'none'}`} title={[option.description ?? '', description ?? ''].filter(Boolean).join(' — ') || undefined}>
+    <div
+      className={`config-control category-${option.category ?? 'none'}`}
+      title={[option.description ?? '', description ?? ''].filter(Boolean).join(' — ') || undefined}
+    >
       <label className="config-label" htmlFor={id}>
         {option.name}
       </label>
@@ -83,7 +86,13 @@ function BooleanOption({ sessionId, option }: { sessionId: string; option: Extra
   const checked = option.currentValue;
   return (
     <label className="config-control config-switch" title={option.description}>
-      <input type="checkbox" role="switch" checked={checked} aria-checked={checked} onChange={(event) => setConfigOption(sessionId, option.id, event.target.checked)} />
+      <input
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        aria-checked={checked}
+        onChange={(event) => setConfigOption(sessionId, option.id, event.target.checked)}
+      />
       <span className="switch-track" aria-hidden="true" />
       <span className="config-label">{option.name}</span>
     </label>

@@ -78,7 +78,11 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
           single.createDecorationsCollection([
             {
               range: { startLineNumber: 1, startColumn: 1, endLineNumber: Math.max(1, lines), endColumn: 1 },
-              options: { isWholeLine: true, className: added ? 'one-sided-added' : 'one-sided-removed', linesDecorationsClassName: added ? 'one-sided-plus' : 'one-sided-minus' },
+              options: {
+                isWholeLine: true,
+                className: added ? 'one-sided-added' : 'one-sided-removed',
+                linesDecorationsClassName: added ? 'one-sided-plus' : 'one-sided-minus',
+              },
             },
           ]);
           setStats(added ? { added: lines, removed: 0 } : { added: 0, removed: lines });
@@ -119,8 +123,10 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
             let added = 0;
             let removed = 0;
             for (const change of editor.getLineChanges() ?? []) {
-              if (change.modifiedEndLineNumber >= change.modifiedStartLineNumber && change.modifiedEndLineNumber > 0) added += change.modifiedEndLineNumber - change.modifiedStartLineNumber + 1;
-              if (change.originalEndLineNumber >= change.originalStartLineNumber && change.originalEndLineNumber > 0) removed += change.originalEndLineNumber - change.originalStartLineNumber + 1;
+              if (change.modifiedEndLineNumber >= change.modifiedStartLineNumber && change.modifiedEndLineNumber > 0)
+                added += change.modifiedEndLineNumber - change.modifiedStartLineNumber + 1;
+              if (change.originalEndLineNumber >= change.originalStartLineNumber && change.originalEndLineNumber > 0)
+                removed += change.originalEndLineNumber - change.originalStartLineNumber + 1;
             }
             setStats({ added, removed });
             fit();
@@ -162,14 +168,16 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
             <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
           </span>
         )}
-        {!oneSided && <button
-          type="button"
-          className="link-button"
-          aria-pressed={layout === 'inline'}
-          onClick={() => useStore.setState({ diffLayout: layout === 'inline' ? 'side-by-side' : 'inline' })}
-        >
-          {layout === 'inline' ? 'Side by side' : 'Inline'}
-        </button>}
+        {!oneSided && (
+          <button
+            type="button"
+            className="link-button"
+            aria-pressed={layout === 'inline'}
+            onClick={() => useStore.setState({ diffLayout: layout === 'inline' ? 'side-by-side' : 'inline' })}
+          >
+            {layout === 'inline' ? 'Side by side' : 'Inline'}
+          </button>
+        )}
       </div>
       {failed ? (
         <pre className="diff-fallback">{newText}</pre>

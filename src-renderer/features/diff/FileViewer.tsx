@@ -29,7 +29,9 @@ export function FileViewer({ sessionId, path, line }: { sessionId: string; path:
         if (line) {
           editor.revealLineInCenter(line);
           editor.setSelection({ startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: model.getLineMaxColumn(line) });
-          editor.createDecorationsCollection([{ range: { startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: 1 }, options: { isWholeLine: true, className: 'focus-line' } }]);
+          editor.createDecorationsCollection([
+            { range: { startLineNumber: line, startColumn: 1, endLineNumber: line, endColumn: 1 }, options: { isWholeLine: true, className: 'focus-line' } },
+          ]);
         }
         setInfo(`${model.getLineCount()} lines${file.truncated ? ' (truncated)' : ''}${line ? ` · line ${line}` : ''}`);
         cleanup.push(() => {

@@ -13,8 +13,7 @@ export function ElicitationCard({ sessionId, elicitation }: { sessionId: string;
   const mode = request.mode;
   const message = request.message ?? 'The agent has a question.';
   const headingId = useId();
-  const respond = (action: Action, content?: Record<string, unknown>) =>
-    answerElicitation(sessionId, elicitation.requestId, action, content);
+  const respond = (action: Action, content?: Record<string, unknown>) => answerElicitation(sessionId, elicitation.requestId, action, content);
 
   return (
     <section className="elicitation" aria-labelledby={headingId}>
@@ -43,7 +42,15 @@ export function ElicitationCard({ sessionId, elicitation }: { sessionId: string;
   );
 }
 
-function ElicitationForm({ requestId, schema, onRespond }: { requestId: string; schema: unknown; onRespond: (action: Action, content?: Record<string, unknown>) => void }) {
+function ElicitationForm({
+  requestId,
+  schema,
+  onRespond,
+}: {
+  requestId: string;
+  schema: unknown;
+  onRespond: (action: Action, content?: Record<string, unknown>) => void;
+}) {
   const fields = useMemo(() => parseSchema(schema), [schema]);
   const [values, setValues] = useState<Record<string, Value>>(() => Object.fromEntries(fields.map((f) => [f.key, initialValue(f)])));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -83,7 +90,14 @@ function ElicitationForm({ requestId, schema, onRespond }: { requestId: string; 
       }}
     >
       {fields.map((field) => (
-        <FieldView key={field.key} id={`${prefix}-${field.key}`} field={field} value={values[field.key]} error={errors[field.key]} onChange={(v) => set(field.key, v)} />
+        <FieldView
+          key={field.key}
+          id={`${prefix}-${field.key}`}
+          field={field}
+          value={values[field.key]}
+          error={errors[field.key]}
+          onChange={(v) => set(field.key, v)}
+        />
       ))}
       {unsupported && (
         <p className="form-error" role="note">
@@ -114,11 +128,22 @@ function FieldView({ id, field, value, error, onChange }: { id: string; field: F
   const errorId = `${id}-error`;
   const descriptionId = `${id}-description`;
   const describedBy = [field.description ? descriptionId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  const common = { id, 'data-field': field.key, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy, 'aria-required': field.required || undefined };
+  const common = {
+    id,
+    'data-field': field.key,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    'aria-required': field.required || undefined,
+  };
   const label = (
     <>
       {field.title}
-      {field.required && <span aria-hidden="true" className="required"> *</span>}
+      {field.required && (
+        <span aria-hidden="true" className="required">
+          {' '}
+          *
+        </span>
+      )}
     </>
   );
   const extra = (
@@ -137,11 +162,27 @@ function FieldView({ id, field, value, error, onChange }: { id: string; field: F
   );
   switch (field.kind) {
     case 'text': {
-      const type = field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : field.format === 'date-time' ? 'datetime-local' : 'text';
+      const type =
+        field.format === 'email'
+          ? 'email'
+          : field.format === 'uri'
+            ? 'url'
+            : field.format === 'date'
+              ? 'date'
+              : field.format === 'date-time'
+                ? 'datetime-local'
+                : 'text';
       return (
         <div className="field">
           <label htmlFor={id}>{label}</label>
-          <input {...common} type={type} value={String(value ?? '')} minLength={field.minLength} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} />
+          <input
+            {...common}
+            type={type}
+            value={String(value ?? '')}
+            minLength={field.minLength}
+            maxLength={field.maxLength}
+            onChange={(e) => onChange(e.target.value)}
+          />
           {extra}
         </div>
       );
@@ -213,7 +254,10 @@ function FieldView({ id, field, value, error, onChange }: { id: string; field: F
       return (
         <div className="field field-unsupported">
           <span className="field-label">{label}</span>
-          <UnknownBox label={`unsupported field ${field.title} (${field.kind === 'unsupported' ? field.why : ''})`} raw={field.kind === 'unsupported' ? field.raw : null} />
+          <UnknownBox
+            label={`unsupported field ${field.title} (${field.kind === 'unsupported' ? field.why : ''})`}
+            raw={field.kind === 'unsupported' ? field.raw : null}
+          />
         </div>
       );
   }
@@ -233,7 +277,8 @@ function UrlElicitation({ url, onRespond }: { url: string; onRespond: (action: A
   if (!parsed) warnings.push('This is not a valid address.');
   else if (!safe) warnings.push(`Only web addresses can be opened (this one is ${parsed.protocol}).`);
   else if (parsed.protocol === 'http:') warnings.push('This address is not encrypted (http).');
-  if (host.split('.').some((label) => label.startsWith('xn--'))) warnings.push('The domain uses international characters (punycode); check that it is the site you expect.');
+  if (host.split('.').some((label) => label.startsWith('xn--')))
+    warnings.push('The domain uses international characters (punycode); check that it is the site you expect.');
   return (
     <div className="url-elicitation">
       <p className="muted small">The agent asks you to open this page in your browser. Nothing is opened until you confirm.</p>

@@ -38,8 +38,9 @@ export function HistoryView() {
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [searching, setSearching] = useState(false);
   // Refetch when sessions come, go, get renamed or change tabs (not on every streamed batch).
-  const changes = useStore((s) =>
-    `${(s.app?.sessions ?? []).map((x) => `${x.sessionId}\u0000${x.title ?? ''}\u0000${x.readonly}`).join('\u0001')}|${s.app?.tabs.open.join(',') ?? ''}`,
+  const changes = useStore(
+    (s) =>
+      `${(s.app?.sessions ?? []).map((x) => `${x.sessionId}\u0000${x.title ?? ''}\u0000${x.readonly}`).join('\u0001')}|${s.app?.tabs.open.join(',') ?? ''}`,
   );
 
   const refresh = useCallback(async () => {
@@ -73,7 +74,10 @@ export function HistoryView() {
   );
 
   // Agents known to list their sessions are asked on open and when the workspace changes.
-  const listing = agents.filter((agent) => supports(agent, 'list') === true).map((agent) => agent.id).join('\n');
+  const listing = agents
+    .filter((agent) => supports(agent, 'list') === true)
+    .map((agent) => agent.id)
+    .join('\n');
   useEffect(() => {
     setPages({});
     for (const agentId of listing ? listing.split('\n') : []) void loadAgent(agentId);
@@ -172,7 +176,9 @@ function formatTime(ms: number): string {
   if (!ms) return 'unknown time';
   const date = new Date(ms);
   const sameDay = date.toDateString() === new Date().toDateString();
-  return sameDay ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' }) : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+  return sameDay
+    ? date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: AgentSummary | undefined; onChanged: () => Promise<void> }) {
@@ -195,13 +201,9 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
     }
   };
 
-  const open = () =>
-    item.sessionId
-      ? showSession(item.sessionId)
-      : void act(() => openAgentSession(item));
+  const open = () => (item.sessionId ? showSession(item.sessionId) : void act(() => openAgentSession(item)));
 
-  const exportAs = (format: 'markdown' | 'jsonl') =>
-    void act(() => exportSession(item.sessionId!, format));
+  const exportAs = (format: 'markdown' | 'jsonl') => void act(() => exportSession(item.sessionId!, format));
 
   return (
     <li className="history-row" aria-label={label}>
@@ -216,7 +218,13 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
               void act(() => renameSession(item.sessionId!, title.trim()));
             }}
           >
-            <input aria-label="New title" value={title} autoFocus onChange={(event) => setTitle(event.target.value)} onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)} />
+            <input
+              aria-label="New title"
+              value={title}
+              autoFocus
+              onChange={(event) => setTitle(event.target.value)}
+              onKeyDown={(event) => event.key === 'Escape' && setRenaming(false)}
+            />
             <button type="submit" className="primary">
               Save
             </button>
@@ -270,13 +278,7 @@ function HistoryRow({ item, agent, onChanged }: { item: HistoryItem; agent: Agen
             </button>
           )}
           {canFork && (
-            <button
-              type="button"
-              disabled={busy}
-              onClick={() =>
-                void act(() => forkSession(item))
-              }
-            >
+            <button type="button" disabled={busy} onClick={() => void act(() => forkSession(item))}>
               Fork
             </button>
           )}

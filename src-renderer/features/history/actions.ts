@@ -15,7 +15,12 @@ export const searchSessions = (text: string) => bridge.request('search.query', {
 
 /** Opens a session only the agent lists (creates a local one bound to it) and shows it. */
 export async function openAgentSession(item: HistoryItem): Promise<void> {
-  const result = await bridge.request('history.openAgentSession', { agentId: item.agentId, acpSessionId: item.acpSessionId!, cwd: item.cwd, title: item.title });
+  const result = await bridge.request('history.openAgentSession', {
+    agentId: item.agentId,
+    acpSessionId: item.acpSessionId!,
+    cwd: item.cwd,
+    title: item.title,
+  });
   showSession(result.sessionId);
 }
 
@@ -28,11 +33,17 @@ export async function exportSession(sessionId: string, format: 'markdown' | 'jso
 export const renameSession = (sessionId: string, title: string) => bridge.request('history.rename', { sessionId, title });
 
 export const deleteSession = (item: HistoryItem, alsoOnAgent: boolean) =>
-  bridge.request('history.delete', item.sessionId ? { sessionId: item.sessionId, alsoOnAgent } : { agentId: item.agentId, acpSessionId: item.acpSessionId!, alsoOnAgent: true });
+  bridge.request(
+    'history.delete',
+    item.sessionId ? { sessionId: item.sessionId, alsoOnAgent } : { agentId: item.agentId, acpSessionId: item.acpSessionId!, alsoOnAgent: true },
+  );
 
 /** Forks a session (local or only on the agent) and shows the fork. */
 export async function forkSession(item: HistoryItem): Promise<void> {
-  const result = await bridge.request('history.fork', item.sessionId ? { sessionId: item.sessionId } : { agentId: item.agentId, acpSessionId: item.acpSessionId!, cwd: item.cwd });
+  const result = await bridge.request(
+    'history.fork',
+    item.sessionId ? { sessionId: item.sessionId } : { agentId: item.agentId, acpSessionId: item.acpSessionId!, cwd: item.cwd },
+  );
   showSession(result.sessionId);
 }
 

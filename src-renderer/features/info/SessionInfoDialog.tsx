@@ -152,12 +152,19 @@ function SignOut({ agentId, agentName }: { agentId: string; agentName: string })
   }
   return (
     <p className="sign-out">
-      <button type="button" onClick={() => { setDone(false); setConfirming(true); }}>
+      <button
+        type="button"
+        onClick={() => {
+          setDone(false);
+          setConfirming(true);
+        }}
+      >
         Sign out…
       </button>
       {done && (
         <span role="status" className="muted small">
-          {' '}Signed out.
+          {' '}
+          Signed out.
         </span>
       )}
     </p>

@@ -39,7 +39,15 @@ export function UsageMeter({ sessionId }: { sessionId: string }) {
   return (
     <div className={`usage usage-${level}`} title={label}>
       {percent !== null && (
-        <span className="usage-meter" role="meter" aria-label="Context window used" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(percent)} aria-valuetext={label}>
+        <span
+          className="usage-meter"
+          role="meter"
+          aria-label="Context window used"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(percent)}
+          aria-valuetext={label}
+        >
           <span className="usage-fill" style={{ width: `${percent}%` }} />
         </span>
       )}
@@ -50,7 +58,11 @@ export function UsageMeter({ sessionId }: { sessionId: string }) {
           {percent !== null ? ` · ${Math.round(percent)}%` : ''}
         </span>
       )}
-      {usage.cost && <span className="usage-cost small" aria-label={`Cost ${formatCost(usage.cost)}`}>{formatCost(usage.cost)}</span>}
+      {usage.cost && (
+        <span className="usage-cost small" aria-label={`Cost ${formatCost(usage.cost)}`}>
+          {formatCost(usage.cost)}
+        </span>
+      )}
     </div>
   );
 }

@@ -120,12 +120,24 @@ function ReviewView({ sessionId }: { sessionId: string }) {
             >
               <Icon name={file.deleted ? 'delete' : 'file'} />
               <span className="review-name">{basename(file.path)}</span>
-              <span className="muted small review-dir">{file.deleted ? 'deleted' : file.oldText === null ? 'new' : `${file.changes} change${file.changes === 1 ? '' : 's'}`}</span>
+              <span className="muted small review-dir">
+                {file.deleted ? 'deleted' : file.oldText === null ? 'new' : `${file.changes} change${file.changes === 1 ? '' : 's'}`}
+              </span>
             </button>
           </li>
         ))}
       </ul>
-      {current && <DiffBlock key={current.path} eager modelKey={`review:${current.path}`} path={current.path} oldText={current.oldText} newText={current.newText} deleted={current.deleted} />}
+      {current && (
+        <DiffBlock
+          key={current.path}
+          eager
+          modelKey={`review:${current.path}`}
+          path={current.path}
+          oldText={current.oldText}
+          newText={current.newText}
+          deleted={current.deleted}
+        />
+      )}
     </div>
   );
 }

@@ -32,7 +32,7 @@ describe('changedFiles (the Review panel)', () => {
     ]);
   });
 
-  it("Qwen: a new file's write and the tool's diff of it (old text \"\") are one change to a new file", () => {
+  it('Qwen: a new file\'s write and the tool\'s diff of it (old text "") are one change to a new file', () => {
     const content = 'line one\nline two\n';
     const entries: TranscriptEntry[] = [
       tool('q1', 'completed', [{ type: 'diff', path: '/w/new.md', oldText: '', newText: content }]),

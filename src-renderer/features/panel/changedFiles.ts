@@ -49,7 +49,12 @@ export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>, dis
       if (entry.status === 'failed' || entry.status === 'canceled') continue;
       for (const content of entry.content) {
         if (content.type !== 'diff' || typeof content.path !== 'string') continue;
-        add(content.path, { source: 'diff', oldText: typeof content.oldText === 'string' ? content.oldText : null, newText: String(content.newText ?? ''), deleted: content.deleted === true });
+        add(content.path, {
+          source: 'diff',
+          oldText: typeof content.oldText === 'string' ? content.oldText : null,
+          newText: String(content.newText ?? ''),
+          deleted: content.deleted === true,
+        });
       }
     } else if (entry.kind === 'file') {
       add(entry.path, { source: 'write', oldText: entry.oldText, newText: entry.newText, deleted: false });

@@ -8,7 +8,14 @@ const base: PendingPermission = { requestId: 'r1', toolCallId: 'tc', toolCall: {
 describe('PermissionSubject', () => {
   it('a command subject shows the exact command, its folder and the explanation', () => {
     const html = renderToStaticMarkup(
-      <PermissionSubject permission={{ ...base, title: 'Run npm test?', description: 'The tests write to /tmp.', subject: { type: 'command', command: 'npm test -- --watch', cwd: '/w' } }} />,
+      <PermissionSubject
+        permission={{
+          ...base,
+          title: 'Run npm test?',
+          description: 'The tests write to /tmp.',
+          subject: { type: 'command', command: 'npm test -- --watch', cwd: '/w' },
+        }}
+      />,
     );
     expect(html).toContain('aria-label="Command to run"');
     expect(html).toContain('npm test -- --watch');

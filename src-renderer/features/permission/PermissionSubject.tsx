@@ -20,7 +20,9 @@ export function PermissionSubject({ permission }: { permission: PendingPermissio
           {typeof subject.cwd === 'string' && <p className="muted small">in {subject.cwd}</p>}
         </div>
       )}
-      {subject && subject.type !== 'command' && subject.type !== 'tool_call' && <UnknownBox label={`permission subject ${String(subject.type)}`} raw={subject} />}
+      {subject && subject.type !== 'command' && subject.type !== 'tool_call' && (
+        <UnknownBox label={`permission subject ${String(subject.type)}`} raw={subject} />
+      )}
     </>
   );
 }

@@ -134,7 +134,13 @@ export function CatalogCard({
           </button>
         )}
         {agent.installed && agent.updateAvailable && (
-          <button type="button" className="primary" disabled={isBusy} aria-label={`Update ${agent.name} to ${agent.version}`} onClick={() => void updateAgent(agent.id)}>
+          <button
+            type="button"
+            className="primary"
+            disabled={isBusy}
+            aria-label={`Update ${agent.name} to ${agent.version}`}
+            onClick={() => void updateAgent(agent.id)}
+          >
             Update to {agent.version}
           </button>
         )}

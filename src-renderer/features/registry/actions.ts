@@ -39,7 +39,11 @@ export function closeCatalog(): void {
 
 type Action = 'agent.install' | 'agent.update' | 'agent.uninstall';
 
-async function act(agentId: string, action: Action, input: { agentId: string; distribution?: 'binary' | 'npx' | 'uvx'; ignoreEngines?: boolean }): Promise<boolean> {
+async function act(
+  agentId: string,
+  action: Action,
+  input: { agentId: string; distribution?: 'binary' | 'npx' | 'uvx'; ignoreEngines?: boolean },
+): Promise<boolean> {
   useStore.getState().setInstallError(agentId, null);
   try {
     await bridge.request(action, input as never);

@@ -37,17 +37,23 @@ describe('catalog formatting', () => {
   });
 
   it('names the source of the catalog', () => {
-    expect(sourceLabel({ source: 'live', fetchedAt: '2026-11-21T11:55:00Z', checkedAt: '2026-11-21T11:55:00Z' }, now)).toBe('Live registry, downloaded 5 minutes ago');
+    expect(sourceLabel({ source: 'live', fetchedAt: '2026-11-21T11:55:00Z', checkedAt: '2026-11-21T11:55:00Z' }, now)).toBe(
+      'Live registry, downloaded 5 minutes ago',
+    );
     expect(sourceLabel({ source: 'live', fetchedAt: '2026-11-19T12:00:00Z', checkedAt: '2026-11-21T11:59:59Z' }, now)).toBe(
       'Live registry, downloaded 2 days ago, checked just now',
     );
     expect(sourceLabel({ source: 'cache', fetchedAt: '2026-11-21T09:00:00Z', checkedAt: null }, now)).toMatch(/^Cached registry from 3 hours ago/);
-    expect(sourceLabel({ source: 'bundled', fetchedAt: '2026-01-02T00:00:00Z', checkedAt: null }, now)).toBe('Registry snapshot bundled with the app (on 2026-01-02)');
+    expect(sourceLabel({ source: 'bundled', fetchedAt: '2026-01-02T00:00:00Z', checkedAt: null }, now)).toBe(
+      'Registry snapshot bundled with the app (on 2026-01-02)',
+    );
   });
 
   it('describes download progress with bytes, total and speed', () => {
     const base = { agentId: 'a', action: 'install' as const, total: null, bytesPerSecond: 0, message: 'Starting…' };
-    expect(progressText({ ...base, phase: 'downloading', bytes: 1536, total: 3 * 1024 * 1024, bytesPerSecond: 2048 })).toBe('Downloading 1.5 KB of 3.0 MB · 2.0 KB/s');
+    expect(progressText({ ...base, phase: 'downloading', bytes: 1536, total: 3 * 1024 * 1024, bytesPerSecond: 2048 })).toBe(
+      'Downloading 1.5 KB of 3.0 MB · 2.0 KB/s',
+    );
     expect(progressText({ ...base, phase: 'downloading', bytes: 10 })).toBe('Downloading 10 B');
     expect(progressText({ ...base, phase: 'installing', bytes: 0, message: 'npm: added 1 package' })).toBe('npm: added 1 package');
     expect(isRunning({ ...base, phase: 'extracting', bytes: 0 })).toBe(true);
@@ -59,7 +65,13 @@ describe('catalog formatting', () => {
 describe('filterAgents', () => {
   const agents = [
     agent({ id: 'gemini', name: 'Gemini CLI', authors: ['Google'] }),
-    agent({ id: 'codex', name: 'Codex', distributions: ['binary'], installed: { version: '1.0.0', distribution: 'binary', installedAt: '', path: '' }, updateAvailable: true }),
+    agent({
+      id: 'codex',
+      name: 'Codex',
+      distributions: ['binary'],
+      installed: { version: '1.0.0', distribution: 'binary', installedAt: '', path: '' },
+      updateAvailable: true,
+    }),
     agent({ id: 'far', name: 'Far Away', distributions: ['binary'], installableDistributions: [], availableForPlatform: false }),
   ];
   const all = { query: '', show: 'all' as const, distribution: 'any' as const };
@@ -82,9 +94,17 @@ describe('filterAgents', () => {
 describe('installBlocker', () => {
   it('explains a missing platform build or runtime', () => {
     const catalog = { runtimes, target: 'linux-x86_64' };
-    expect(installBlocker(agent({ availableForPlatform: false, installableDistributions: [] }), catalog, undefined)).toBe('Not available for this platform (linux-x86_64).');
+    expect(installBlocker(agent({ availableForPlatform: false, installableDistributions: [] }), catalog, undefined)).toBe(
+      'Not available for this platform (linux-x86_64).',
+    );
     expect(installBlocker(agent({}), catalog, 'npx')).toBeNull();
     expect(installBlocker(agent({ installableDistributions: ['uvx'] }), catalog, 'uvx')).toMatch(/uv \(uvx\) was not found/);
-    expect(installBlocker(agent({}), { ...catalog, runtimes: { ...runtimes, node: { ok: false, version: null, message: 'Node.js was not found', canDownload: true, busy: null } } }, 'npx')).toBe('Node.js was not found');
+    expect(
+      installBlocker(
+        agent({}),
+        { ...catalog, runtimes: { ...runtimes, node: { ok: false, version: null, message: 'Node.js was not found', canDownload: true, busy: null } } },
+        'npx',
+      ),
+    ).toBe('Node.js was not found');
   });
 });

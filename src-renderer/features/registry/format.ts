@@ -74,7 +74,11 @@ export function filterAgents(agents: readonly CatalogAgent[], filter: CatalogFil
 }
 
 /** Why an agent cannot be installed here, or null. Runtime problems are per distribution kind. */
-export function installBlocker(agent: CatalogAgent, catalog: Pick<Catalog, 'runtimes' | 'target'>, kind: CatalogAgent['installableDistributions'][number] | undefined): string | null {
+export function installBlocker(
+  agent: CatalogAgent,
+  catalog: Pick<Catalog, 'runtimes' | 'target'>,
+  kind: CatalogAgent['installableDistributions'][number] | undefined,
+): string | null {
   if (!agent.availableForPlatform || !kind) {
     return `Not available for this platform${catalog.target ? ` (${catalog.target})` : ''}.`;
   }

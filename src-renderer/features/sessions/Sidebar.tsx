@@ -109,7 +109,16 @@ function AgentRow({ agent, onNewSession }: { agent: AgentSummary; onNewSession: 
     return entry?.updateAvailable ? entry.version : null;
   });
   const version = agent.agentInfo && typeof agent.agentInfo.version === 'string' ? agent.agentInfo.version : agent.version;
-  const state = agent.process === 'ready' ? 'running' : agent.process === 'starting' ? 'starting…' : agent.process === 'error' ? 'error' : agent.source === 'custom' ? 'custom' : 'installed';
+  const state =
+    agent.process === 'ready'
+      ? 'running'
+      : agent.process === 'starting'
+        ? 'starting…'
+        : agent.process === 'error'
+          ? 'error'
+          : agent.source === 'custom'
+            ? 'custom'
+            : 'installed';
   return (
     <li className="agent-row">
       <AgentIcon name={agent.name} svg={agent.icon} />
@@ -164,7 +173,8 @@ function groupSessions(sessions: readonly SessionSummary[]): AgentGroup[] {
   const agents = new Map<string, AgentGroup & { byCwd: Map<string, WorkspaceGroup> }>();
   for (const session of [...sessions].sort((a, b) => b.lastActivity - a.lastActivity)) {
     let agent = agents.get(session.agentId);
-    if (!agent) agents.set(session.agentId, (agent = { agentId: session.agentId, agentName: session.agentName || session.agentId, workspaces: [], byCwd: new Map() }));
+    if (!agent)
+      agents.set(session.agentId, (agent = { agentId: session.agentId, agentName: session.agentName || session.agentId, workspaces: [], byCwd: new Map() }));
     let workspace = agent.byCwd.get(session.cwd);
     if (!workspace) {
       workspace = { cwd: session.cwd, sessions: [] };

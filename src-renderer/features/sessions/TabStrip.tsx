@@ -146,7 +146,13 @@ export function TabStrip() {
           );
         })}
       </div>
-      <button type="button" className="icon-button tab-new" aria-label="New session" title="New session (Ctrl+T)" onClick={() => useStore.getState().openNewSession(null)}>
+      <button
+        type="button"
+        className="icon-button tab-new"
+        aria-label="New session"
+        title="New session (Ctrl+T)"
+        onClick={() => useStore.getState().openNewSession(null)}
+      >
         <Icon name="plus" />
       </button>
     </div>

@@ -69,9 +69,7 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
     const disposables: { dispose(): void }[] = [];
     if (interactive) {
       disposables.push(terminal.onData((data) => typeIntoTerminal(sessionId, terminalId, data)));
-      disposables.push(
-        terminal.onResize(({ cols, rows: r }) => resizeTerminal(sessionId, terminalId, cols, r)),
-      );
+      disposables.push(terminal.onResize(({ cols, rows: r }) => resizeTerminal(sessionId, terminalId, cols, r)));
     }
     const refit = () => {
       if (!element.isConnected || element.clientWidth === 0) return;

@@ -62,7 +62,10 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
     <article className={`entry tool tool-${knownStatus ? shown.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
       <header className="tool-header">
         <span className={`tool-kind kind-${knownKind ? entry.toolKind : 'unknown'}`} title={`Kind: ${entry.toolKind}`}>
-          <Icon name={knownKind ? entry.toolKind : 'unknown'} label={knownKind ? KIND_LABELS[entry.toolKind as keyof typeof KIND_LABELS] : `Unknown kind ${entry.toolKind}`} />
+          <Icon
+            name={knownKind ? entry.toolKind : 'unknown'}
+            label={knownKind ? KIND_LABELS[entry.toolKind as keyof typeof KIND_LABELS] : `Unknown kind ${entry.toolKind}`}
+          />
         </span>
         <span className="tool-title">{title}</span>
         {!knownKind && <span className="badge-neutral">{entry.toolKind}</span>}
@@ -90,7 +93,12 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
             const label = `${path}${line ? `:${line}` : ''}`;
             return (
               <li key={i}>
-                <button type="button" className="location" title={`Open ${label} (read-only)`} onClick={() => useStore.getState().openFile(sessionId, path, line)}>
+                <button
+                  type="button"
+                  className="location"
+                  title={`Open ${label} (read-only)`}
+                  onClick={() => useStore.getState().openFile(sessionId, path, line)}
+                >
                   <Icon name="file" />
                   <span className="sr-prefix visually-hidden">Open </span>
                   {label}
@@ -120,7 +128,10 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
         </div>
       )}
       {(!knownKind || !knownStatus) && (
-        <UnknownBox label={`tool call ${!knownKind ? `kind ${entry.toolKind}` : ''}${!knownKind && !knownStatus ? ', ' : ''}${!knownStatus ? `status ${entry.status}` : ''}`} raw={entry} />
+        <UnknownBox
+          label={`tool call ${!knownKind ? `kind ${entry.toolKind}` : ''}${!knownKind && !knownStatus ? ', ' : ''}${!knownStatus ? `status ${entry.status}` : ''}`}
+          raw={entry}
+        />
       )}
       {entry.permissionOutcome && !permission && <PermissionAnswer outcome={entry.permissionOutcome} />}
       {permission && <PermissionCard sessionId={sessionId} permission={permission} />}

@@ -5,7 +5,10 @@ import type { TerminalState, ToolCallEntry } from '../../../src-shared/session/s
  * Code's adapter does after a non-zero exit): a terminal of the call that exited non-zero, was
  * killed or could not start makes the card "Failed", never "Done".
  */
-export function shownToolStatus(entry: Pick<ToolCallEntry, 'status' | 'content'>, terminals: Record<string, TerminalState> | undefined): { status: string; exitNote: string | null } {
+export function shownToolStatus(
+  entry: Pick<ToolCallEntry, 'status' | 'content'>,
+  terminals: Record<string, TerminalState> | undefined,
+): { status: string; exitNote: string | null } {
   if (entry.status !== 'completed' || !terminals) return { status: entry.status, exitNote: null };
   for (const content of entry.content) {
     if (content.type !== 'terminal') continue;

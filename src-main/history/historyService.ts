@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the history actions (list, open, rename, delete, fork, continue, search,
+// export) share one catalog and one search index; each action is short and the file reads as their table.
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc/historyContract';

@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: install, update and uninstall share one staging pipeline (temp folder,
+// verify, atomic rename, manifest) for the three distribution kinds; the per-kind steps are in
+// extract.ts, download.ts, npmVersions.ts and runtimes.ts.
 import {
   chmodSync,
   closeSync,

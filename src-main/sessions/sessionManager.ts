@@ -1,3 +1,6 @@
+// Over 400 lines on purpose: this is the one router between the contract and the sessions (open,
+// restore, route by agent and session id, the per-frame batch); each method is a few lines that hand
+// off to Session, sessionConnect, clientHandlers or signIn, and splitting it would only scatter the table.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the fold is one switch over every event kind, and keeping it in one
+// place is what makes "state = fold(events)" checkable by reading; the v2-only kinds live in reduceNeutral.ts.
 import { isKnown, KNOWN_UPDATE_KINDS } from '../acp/known';
 import type { ContentBlock, RawObject, SessionEvent } from './events';
 import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';

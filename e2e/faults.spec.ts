@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openApp, ROOT, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
 
-// The fault suite through the UI (issue 12): a hostile agent floods stdout and a hostile request
+// The fault suite through the UI: a hostile agent floods stdout and a hostile request
 // hits the host; the page stays usable. The other faults run against the core in
 // src-main/faults/hostileAgent.test.ts (faster there: no browser).
 

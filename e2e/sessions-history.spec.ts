@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, fixtureAgent, openApp, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
 
-// History and search (issue 6).
+// History and search.
 
 const hosts: RunningHost[] = [];
 test.afterEach(async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, fixtureAgent, openApp, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
 
-// Sessions that last (issue 6): whatever was on screen before a restart or a crash is there after it.
+// Sessions that last: whatever was on screen before a restart or a crash is there after it.
 
 const hosts: RunningHost[] = [];
 test.afterEach(async () => {

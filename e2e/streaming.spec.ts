@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, openApp, ROOT, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
 
-// Streaming at the speed of the wire (issue 11) and messages that used to take the whole
-// window down (issue 12, defect 6), driven through the browser host with the flood agent.
+// Streaming at the speed of the wire and messages that used to take the whole
+// window down, driven through the browser host with the flood agent.
 
 const FLOOD = { id: 'flood', name: 'Flood Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
@@ -27,7 +27,7 @@ for (const [label, text, shown] of [
   ['2,000 nested list markers', `${'- '.repeat(1000)}x`, /(- ){100}x/],
   ['10,000 quote markers', '>'.repeat(10_000), />{100}/],
 ] as const) {
-  test(`a 2 KB message of ${label} renders as a message, and again after reload (issue 12, defect 6)`, async ({ page }) => {
+  test(`a 2 KB message of ${label} renders as a message, and again after reload`, async ({ page }) => {
     await floodSession(page);
     await send(page, `say ${text}`);
     await idle(page);
@@ -42,7 +42,7 @@ for (const [label, text, shown] of [
   });
 }
 
-test('a streamed message ends exactly as the same message renders when reopened (issue 11)', async ({ page }) => {
+test('a streamed message ends exactly as the same message renders when reopened', async ({ page }) => {
   await floodSession(page);
   await send(page, 'flood 3000');
   await idle(page);
@@ -55,7 +55,7 @@ test('a streamed message ends exactly as the same message renders when reopened 
   expect(streamed).toBe(reopened);
 });
 
-test('a 5 MB chunk: not one 5 MB DOM subtree, no line wider than the transcript, the page answers (issue 11)', async ({ page }) => {
+test('a 5 MB chunk: not one 5 MB DOM subtree, no line wider than the transcript, the page answers', async ({ page }) => {
   test.setTimeout(180_000);
   await floodSession(page);
   await send(page, 'big 5000000');

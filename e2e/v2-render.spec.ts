@@ -5,7 +5,7 @@ import type { SessionEvent, SessionEventBody } from '../src-shared/session/event
 import { v2 } from '../src-main/acp/dialects/v2';
 import { expect, fixtureAgent, openApp, shot, startHost, test, type RunningHost } from './fixtures/host';
 
-// ACP v2 content rendered from recorded events (issue 14): a session log written the way the
+// ACP v2 content rendered from recorded events: a session log written the way the
 // session layer writes it (wire updates decoded by the v2 dialect), opened in the browser host.
 
 const hosts: RunningHost[] = [];

@@ -19,7 +19,7 @@ async function run(chunks: string[], maxBytes: number) {
   return { text, garbage, oversize };
 }
 
-describe('guardStdout (issue 12, defects 8 and 9)', () => {
+describe('guardStdout', () => {
   it('forwards whole lines unchanged, across chunk boundaries', async () => {
     const { text, garbage, oversize } = await run(['{"a":1}\n{"b"', ':2}\n{"c":3', '}\n'], 100);
     expect(text).toBe('{"a":1}\n{"b":2}\n{"c":3}\n');

@@ -98,7 +98,7 @@ function generator(seed: number) {
 /** Requests that would reach the network or spawn installers: fuzzed for their validation only. */
 const NETWORK = new Set<string>(['registry.refresh', 'agent.install', 'agent.update', 'runtime.install', 'history.agentSessions']);
 
-describe('IPC contract fuzz (issue 12, defect 3)', () => {
+describe('IPC contract fuzz', () => {
   it('answers every random or boundary payload with a result or {code, message}, never a throw', async () => {
     const names = Object.keys(requests) as RequestName[];
     const { value, pick } = generator(20261124);
@@ -123,7 +123,7 @@ describe('IPC contract fuzz (issue 12, defect 3)', () => {
   }, 60_000);
 });
 
-describe('session ids are file names (issue 12, defect 5)', () => {
+describe('session ids are file names', () => {
   it('history.delete with "../" in the session id is refused and deletes nothing outside the data folder', async () => {
     const victim = join(root, 'victim.jsonl');
     writeFileSync(victim, 'precious\n');

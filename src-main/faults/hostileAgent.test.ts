@@ -6,7 +6,7 @@ import { logIo, readEventLog } from '../store/eventLog';
 import { disposer, makeCore, type Harness } from '../testing/coreHarness';
 
 /*
- * The fault suite (issue 12): a hostile agent misbehaves in each way we know of, next to a
+ * The fault suite: a hostile agent misbehaves in each way we know of, next to a
  * well-behaved session on the fixture agent. After every fault the host is up (the core still
  * answers), the other session is untouched, and nothing that was saved is lost.
  */

@@ -23,7 +23,7 @@ function live(sessionId: string) {
     ));
 }
 
-describe('SearchIndex under streaming (issue 12, defect 1)', () => {
+describe('SearchIndex under streaming', () => {
   it('survives two sessions streaming while MiniSearch vacuums, and finds the finished replies', async () => {
     const errors: unknown[] = [];
     const onError = (error: unknown) => errors.push(error);

@@ -65,7 +65,7 @@ async function stillServing(): Promise<void> {
   expect(crashes).toEqual([]);
 }
 
-describe('browser host against hostile requests (issue 12, defect 3)', () => {
+describe('browser host against hostile requests', () => {
   it('a malformed token cookie is 401, not a crash (any local page can plant one)', async () => {
     expect(await get('/', { Cookie: 'acp_token=%E0%A4%A' })).toBe(401);
     expect(await get('/assets/app.js', { Cookie: 'x=1; acp_token=%' })).toBe(401);

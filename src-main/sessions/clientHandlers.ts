@@ -41,7 +41,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       const session = deps.routes.find(agentId, acpSessionId);
       if (!session) {
         if (deps.routes.boundElsewhere(agentId, acpSessionId)) {
-          // Another agent's session: never shown there (issue 12), only logged.
+          // Another agent's session: never shown there, only logged.
           deps.log(`Dropped a session/update from ${deps.agentName(agentId)} for session ${acpSessionId}, which belongs to another agent.`);
           return;
         }

@@ -8,7 +8,7 @@ const at = <T extends object>(body: T) => ({ ...body, sessionId: 's1', seq: ++se
 const chunk = (text: string, sessionUpdate = 'agent_message_chunk', extra: Record<string, unknown> = {}) =>
   at({ kind: 'acp.update', update: { sessionUpdate, content: { type: 'text', text }, ...extra } });
 
-describe('coalesceChunks: one append per frame on the IPC (issue 11)', () => {
+describe('coalesceChunks: one append per frame on the IPC', () => {
   it('a burst of chunks becomes two events with the same folded state, entry ids and lastSeq', () => {
     seq = 0;
     const events = [

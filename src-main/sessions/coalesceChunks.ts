@@ -17,7 +17,7 @@ function plainChunk(event: SessionEvent): event is Chunk {
 }
 
 /**
- * What the window is sent for a frame's events (issue 11): a run of text chunks to the same
+ * What the window is sent for a frame's events: a run of text chunks to the same
  * message becomes one chunk carrying all but the last one's text, at the first one's `seq`
  * (entry ids come from it), followed by the last chunk as it was (so the window's `lastSeq`
  * is the same as without merging and its gap check holds). The log still records every chunk;

@@ -30,7 +30,7 @@ export function connectSession(session: Session, deps: ConnectDeps): Promise<Age
       if (isAuthRequired(error)) {
         if (!state.authMethods) deps.requireAuth(session, (error as Error).message);
       } else if (state.readonlyReason !== (error as Error).message) {
-        // (A read-only session already says why, issue 6: no second copy as an error notice.)
+        // (A read-only session already says why: no second copy as an error notice.)
         session.record({ kind: 'notice', level: 'error', message: (error as Error).message });
       }
       throw error;
@@ -72,7 +72,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   let result: RawObject;
   const canLoad = connection.agentCapabilities.loadSession === true;
   // A session opened from the agent's list has no transcript here yet: `session/load`
-  // brings its history, `session/resume` would not (issue 6).
+  // brings its history, `session/resume` would not.
   const wantsHistory = canLoad && state.entries.length === 0;
   if (previous && connection.supportsSession('resume') && !wantsHistory) {
     how = 'resume';
@@ -89,7 +89,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     }
   } else if (previous) {
     // Neither resume nor load: the transcript stays, read-only, with "Start a new session
-    // from here" (issue 6) rather than a new agent session that silently forgets everything.
+    // from here" rather than a new agent session that silently forgets everything.
     const reason = readonlyReason(state.agentName);
     session.record({ kind: 'session.readonly', reason });
     throw new ProtocolError(reason);
@@ -111,7 +111,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     agentInfo: (connection.initializeResult?.agentInfo as RawObject | undefined) ?? null,
   });
   // Opened from the agent's list with `session/resume` only: the agent keeps the
-  // conversation but sends none of it, so the empty transcript needs a word (issue 6).
+  // conversation but sends none of it, so the empty transcript needs a word.
   if (session.openedFromList && how === 'resume' && session.fold().entries.length === 0) {
     session.record({ kind: 'notice', level: 'info', message: 'The agent resumed this session but does not send its earlier messages.' });
   }

@@ -7,7 +7,7 @@ import { canReconnect, readonlyReason } from './sessionConnect';
 
 /**
  * Folds a session's log: its state, what its agent said it could do when it last connected
- * (issue 6: read-only restore), and how many damaged lines no earlier run reported. Null for no session.
+ * (for a read-only restore), and how many damaged lines no earlier run reported. Null for no session.
  */
 export async function foldLog(file: string): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; unreported: number } | null> {
   let state: SessionState | undefined;

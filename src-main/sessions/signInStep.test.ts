@@ -4,7 +4,7 @@ import { disposer, makeCore } from '../testing/coreHarness';
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe('a sign-in asked for at the first prompt (issue 13)', () => {
+describe('a sign-in asked for at the first prompt', () => {
   it('leaves the session waiting for the person (not "error"), and the prompt goes again after sign-in', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();

@@ -39,7 +39,7 @@ function fillDiskAfter(room: number): void {
   };
 }
 
-describe('a full disk (issue 12, defect 2)', () => {
+describe('a full disk', () => {
   it('never throws from append: holds events in memory, keeps what was saved intact, and writes the rest in order when space returns', async () => {
     seq = 0;
     const file = join(mkdtempSync(join(tmpdir(), 'acp-disk-')), 'sessions', 's_disk.jsonl');

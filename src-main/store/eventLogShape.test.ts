@@ -35,7 +35,7 @@ function damagedLog(dataDir: string): void {
 const damageNotices = (core: AppCore) =>
   core.sessions.sessions.get(ID)!.state.entries.filter((entry) => entry.kind === 'notice' && /damaged line/.test(entry.message));
 
-describe('log lines of the wrong shape (issue 12, defect 7)', () => {
+describe('log lines of the wrong shape', () => {
   it('are skipped and counted like torn ones; the session opens with everything else', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'acp-shape-'));
     damagedLog(dataDir);

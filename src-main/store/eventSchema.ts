@@ -5,7 +5,7 @@ import type { SessionEvent, SessionEventKind } from '../../src-shared/session/ev
  * What a line of a session log must look like to be folded: the fields the reducer relies on,
  * with their types. Extra fields pass (a newer app may add some). A line that parses as JSON but
  * has the wrong shape (`{"kind":"acp.update","update":null}`) is skipped and counted like a torn
- * one, instead of throwing in the fold and making the session unopenable (issue 12, defect 7).
+ * one, instead of throwing in the fold and making the session unopenable.
  */
 
 const object = z.record(z.string(), z.unknown());

@@ -4,7 +4,7 @@ import { request } from './define';
 /**
  * Cancelling work the agent owns (ACP v2 `terminal/cancel`, `tool_call/cancel`), offered only
  * where the agent advertises `capabilities.cancel`. Ready to spread into `contract.ts` once the
- * session layer serves them (see the report of issue 14); until then the renderer's calls are
+ * session layer serves them (docs/ARCHITECTURE.md, "Protocol versions"); until then the renderer's calls are
  * answered "unknown request".
  */
 const id = z.string().min(1).max(200);

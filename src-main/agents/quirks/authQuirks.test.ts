@@ -8,7 +8,7 @@ import { toAuthMethods } from '../authMethods';
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe('sign-in hints in `_meta` (issue 13)', () => {
+describe('sign-in hints in `_meta`', () => {
   it('Gemini\'s untyped key method with `_meta["api-key"]` becomes a key field for GEMINI_API_KEY; Qwen\'s `_meta.type: "terminal"` a terminal method', () => {
     const [oauth, key] = toAuthMethods([
       { id: 'oauth-personal', name: 'Log in with Google', description: null },

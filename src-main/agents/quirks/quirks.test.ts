@@ -6,7 +6,7 @@ import { disposer, makeCore } from '../../testing/coreHarness';
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe("real agents' wire shapes (issue 13)", () => {
+describe("real agents' wire shapes", () => {
   it('Claude Code: a whole command line in `command` with no args runs through the shell', async () => {
     const h = harnesses.track(makeCore());
     writeFileSync(join(h.workspace, 'hello.txt'), 'hello\n');

@@ -2,7 +2,7 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { GIANT_BLOCK } from './markdownBlocks';
 
 /**
- * Huge messages (issue 11): a 5 MB answer must not become one 5 MB DOM subtree, nor one line
+ * Huge messages: a 5 MB answer must not become one 5 MB DOM subtree, nor one line
  * millions of pixels wide. Groups of blocks far from the viewport are placeholders of their
  * measured (or estimated) height; a giant code block is plain, wrapped text in pieces that are
  * rendered only near the viewport, never highlighted as a whole.

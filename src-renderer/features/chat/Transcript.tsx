@@ -119,7 +119,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     if (followingRef.current) scrollToBottom();
   });
 
-  // A search result asked for an entry (history, issue 6): scroll to its offset so the
+  // A search result asked for an entry (history): scroll to its offset so the
   // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.
   const focus = useStore((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
   const focusIndex = focus ? entries.findIndex((entry) => entry.id === focus) : -1;

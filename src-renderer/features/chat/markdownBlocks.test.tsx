@@ -32,7 +32,7 @@ const DOCS: Record<string, string> = {
   gfm: 'www.example.com and https://a.b/c?d=e.\n\n- [ ] task\n- [x] done\n\n~~strike~~ text\n\nline one  \nhard break\n',
 };
 
-describe('incremental Markdown (issue 11): a streamed message ends as the whole render', () => {
+describe('incremental Markdown: a streamed message ends as the whole render', () => {
   for (const [name, text] of Object.entries(DOCS)) {
     it(`${name}: every split point (one cut, and chunks of 1, 3, 7 characters)`, () => {
       const expected = whole(text);
@@ -117,7 +117,7 @@ describe('regression guard: streaming costs O(text), not O(text²) (counts work,
   }, 120_000);
 });
 
-describe('pathological nesting (issue 12, defect 6) is flattened before any parser', () => {
+describe('pathological nesting is flattened before any parser', () => {
   it('"- " × 1000 and ">" × 10000 render, keeping every character as text', () => {
     for (const text of ['- '.repeat(1000) + 'x', '>'.repeat(10_000), Array.from({ length: 60 }, (_, i) => `${' '.repeat(2 * i)}- a`).join('\n')]) {
       const html = whole(text);

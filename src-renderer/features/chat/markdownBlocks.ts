@@ -3,7 +3,7 @@ import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 
 /**
- * Incremental Markdown for streaming messages (issue 11): a message is cut into top-level
+ * Incremental Markdown for streaming messages: a message is cut into top-level
  * blocks; finished blocks are handed to the renderer once, only the unfinished last block is
  * parsed again as text arrives. Same idea as paideia-ai/stream-markdown's "commit every block
  * but the newest"; streamdown and the AI SDK cookbook re-lex the whole message with `marked`
@@ -25,7 +25,7 @@ const MAX_MARKER_COLUMN = 48;
 /**
  * Where a line's container prefix (`>`, list markers, indentation) gets pathological: the
  * index of the marker that would nest too deep, or -1. `"- ".repeat(1000)` and `">".repeat(10000)`
- * overflow the parser's and renderer's stacks (issue 12, defect 6).
+ * overflow the parser's and renderer's stacks.
  */
 function offendingMarker(text: string, start: number, end: number): number {
   let column = 0;

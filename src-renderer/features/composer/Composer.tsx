@@ -40,7 +40,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const search = useRef(0);
   const patch = (p: { draft?: string; attachments?: Attachment[] }) => useStore.getState().patchSessionUi(sessionId, p);
   const setText = (draft: string) => patch({ draft });
-  // Unsent text survives restarts and crashes (history, issue 6).
+  // Unsent text survives restarts and crashes (history).
   usePersistedDraft(sessionId, text, setText);
 
   useEffect(() => {

@@ -1,6 +1,6 @@
 import { continueInNewSession } from './actions';
 
-/** "Start a new session from here": shown with a read-only transcript (issue 6). */
+/** "Start a new session from here": shown with a read-only transcript. */
 export function ContinueNewButton({ sessionId }: { sessionId: string }) {
   return (
     <button type="button" className="primary" onClick={() => continueInNewSession(sessionId)}>

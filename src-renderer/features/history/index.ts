@@ -1,4 +1,4 @@
-/** The history feature's public surface (issue 6). */
+/** The history feature's public surface. */
 export { HistoryView } from './HistoryView';
 export { ContinueNewButton } from './ContinueNewButton';
 export { usePersistedDraft } from './usePersistedDraft';

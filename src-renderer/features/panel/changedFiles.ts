@@ -29,7 +29,7 @@ interface Change {
 
 /**
  * Every file the agent changed in this session, one row per path, from the text before its
- * first change to the text now. Agents differ in what their diffs hold (issue 13): Claude and
+ * first change to the text now. Agents differ in what their diffs hold: Claude and
  * Gemini send whole files, Copilot CLI and OpenCode send snippets (`"hello"` → `"HELLO"`),
  * Qwen sends `""` as the old text of a new file and also writes through the client, so one
  * change arrives twice. Here a snippet is a hunk applied to the known text, an empty old text

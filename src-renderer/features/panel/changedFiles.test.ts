@@ -56,4 +56,10 @@ describe('changedFiles (the Review panel)', () => {
     const written: TranscriptEntry[] = [write('w', '/w/hello.txt', before, before.replace('goodbye', 'bye')), ...entries];
     expect(changedFiles({ entries: written, files: {} })[0]).toMatchObject({ oldText: before, newText: 'say HELLO\nand bye\n', changes: 2, needsDisk: false });
   });
+  it('a file missing on disk that no diff deleted keeps its diff as sent (not shown as deleted)', () => {
+    const entries: TranscriptEntry[] = [tool('m', 'completed', [{ type: 'diff', path: '/w/moved.ts', oldText: 'a\nb\n', newText: 'a\nB\n' }])];
+    expect(changedFiles({ entries, files: {} }, { '/w/moved.ts': null })).toEqual([
+      { path: '/w/moved.ts', oldText: 'a\nb\n', newText: 'a\nB\n', deleted: false, source: 'diff', changes: 1, needsDisk: true },
+    ]);
+  });
 });

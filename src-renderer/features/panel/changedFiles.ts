@@ -103,7 +103,9 @@ function fold(path: string, all: Change[], onDisk: string | null | undefined): C
   });
   const last = changes.at(-1) ?? all.at(-1)!;
   let needsDisk = current === undefined;
-  if (onDisk !== undefined) {
+  // The disk settles only what the diffs leave in doubt; a file missing on disk that no diff
+  // deleted (moved away, another checkout) keeps the diffs as they were sent.
+  if (needsDisk && onDisk !== undefined && (onDisk !== null || deleted)) {
     // The file on disk is the truth for "now"; the base is it with the unsure hunks undone.
     if (current === undefined && base === undefined && onDisk !== null) {
       let before = onDisk;

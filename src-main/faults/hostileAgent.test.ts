@@ -37,8 +37,9 @@ interface Scene {
   before: TranscriptEntry[];
 }
 
+// Real processes: a crash or an oversized line must hit the app the way a separate agent process does.
 async function scene(): Promise<Scene> {
-  const h = harnesses.track(makeCore([], {}, { agents: [{ id: 'hostile', name: 'Hostile', command: process.execPath, args: [HOSTILE] }] }));
+  const h = harnesses.track(makeCore([], {}, { processes: true, agents: [{ id: 'hostile', name: 'Hostile', command: process.execPath, args: [HOSTILE] }] }));
   const bystander = await h.newSession('fixture');
   await h.prompt(bystander, 'hello from the bystander');
   const hostile = await h.newSession('hostile');

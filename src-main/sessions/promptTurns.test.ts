@@ -122,7 +122,12 @@ describe('prompt turns', () => {
     const expected = Array.from({ length: 10_000 }, (_, i) => `w${i} `).join('');
     expect(h.agentText(sessionId)).toBe(expected);
     const seqs = h.events.filter((e) => e.sessionId === sessionId).map((e) => e.seq);
-    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    // The window gets a frame's text chunks merged (coalesceChunks.ts), so seqs rise without being
+    // contiguous; nothing is lost (the text above) and the last one is the log's last.
+    expect(seqs[0]).toBe(1);
+    expect(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1])).toBe(true);
+    expect(seqs.at(-1)).toBe(h.state(sessionId).lastSeq);
+    expect(h.state(sessionId).lastSeq).toBe(10_004);
     expect(batches).toBeLessThan(2000);
   }, 40_000);
 });

@@ -216,8 +216,12 @@ describe('the v2 fixture agent through the v2 dialect', () => {
   it('an unknown session state counts as busy and is shown once', async () => {
     const states: string[] = [];
     const state = await h.prompt('unknownstate', 1, async () => {
-      await h.until((s) => s.entries.some((e) => e.kind === 'unknown' && e.label === 'session state _x_compacting'));
-      states.push(h.state.status);
+      // The status as folded when the unknown state arrived (the agent goes on to idle by itself).
+      await h.until((s) => {
+        const seen = s.entries.some((e) => e.kind === 'unknown' && e.label === 'session state _x_compacting');
+        if (seen && states.length === 0) states.push(s.status);
+        return seen;
+      });
     });
     expect(states).toEqual(['running']);
     expect(lastTurn(state).filter((e) => e.kind === 'unknown')).toHaveLength(1);

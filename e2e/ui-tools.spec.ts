@@ -137,7 +137,8 @@ test.describe('3 · tool calls and 4 · diffs', () => {
   test('a terminal in a tool card and the side panel: ANSI colours, exit status, output kept after release', async ({ page, host }) => {
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
-    await send(page, 'terminal printf "\\033[32mgreen\\033[0m line\\n"; for i in 1 2 3; do echo step $i; sleep 0.4; done');
+    // Long enough (about 3 s) that the running state is on screen even when the machine is busy.
+    await send(page, 'terminal printf "\\033[32mgreen\\033[0m line\\n"; for i in 1 2 3 4 5 6; do echo step $i; sleep 0.5; done');
     const card = transcript(page).getByRole('article', { name: /Tool call: Run printf/ });
     const terminal = card.getByRole('region', { name: /Terminal: sh -c/ });
     await expect(terminal.getByRole('status')).toHaveText('Running');

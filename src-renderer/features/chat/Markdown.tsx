@@ -130,29 +130,37 @@ class MarkdownBoundary extends Component<{ text: string; children: ReactNode }, 
 }
 
 function RawText({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
   return (
     <div className="markdown-raw" role="group" aria-label="Message shown as plain text">
       <div className="markdown-raw-head">
         <span className="muted">This message could not be formatted; here is its text.</span>
-        <button
-          type="button"
-          className="link-button"
-          onClick={() => {
-            void navigator.clipboard?.writeText(text).then(
-              () => {
-                setCopied(true);
-                setTimeout(() => setCopied(false), 1500);
-              },
-              () => {},
-            );
-          }}
-        >
-          <Icon name={copied ? 'check' : 'copy'} /> {copied ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton className="link-button" text={() => text} />
       </div>
       <pre className="markdown-raw-text">{text}</pre>
     </div>
+  );
+}
+
+/** Copies the text to the clipboard and says so for a moment; a refused clipboard changes nothing. */
+function CopyButton({ text, className, label }: { text: () => string; className: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className={className}
+      aria-label={label}
+      onClick={() => {
+        void navigator.clipboard?.writeText(text()).then(
+          () => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 1500);
+          },
+          () => {},
+        );
+      }}
+    >
+      <Icon name={copied ? 'check' : 'copy'} /> {copied ? 'Copied' : 'Copy'}
+    </button>
   );
 }
 
@@ -207,28 +215,12 @@ function languageOf(node: ReactNode): string | null {
 }
 
 function CodeBlock({ children }: { children: ReactNode }) {
-  const [copied, setCopied] = useState(false);
   const language = languageOf(children);
   return (
     <div className="code-block">
       <div className="code-toolbar">
         <span className="code-lang">{language ?? 'text'}</span>
-        <button
-          type="button"
-          className="copy"
-          aria-label="Copy code"
-          onClick={() => {
-            void navigator.clipboard?.writeText(textOf(children)).then(
-              () => {
-                setCopied(true);
-                setTimeout(() => setCopied(false), 1500);
-              },
-              () => {},
-            );
-          }}
-        >
-          <Icon name={copied ? 'check' : 'copy'} /> {copied ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton className="copy" label="Copy code" text={() => textOf(children)} />
       </div>
       <pre>{children}</pre>
     </div>

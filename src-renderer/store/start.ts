@@ -1,4 +1,5 @@
 import { bridge } from '../bridge';
+import { createFrameQueue } from './frameQueue';
 import { createSessionSync } from './sessionSync';
 import { appliedEvents, useStore } from './store';
 import { publishTerminalOutput } from './terminalBus';
@@ -25,7 +26,8 @@ export function startStore(): void {
     useStore.setState({ app });
     for (const id of app.tabs.open) if (!useStore.getState().sessions[id]) void sessionSync.load(id);
   });
-  bridge.on('session.events', ({ sessionId, events }) => sessionSync.apply(sessionId, events));
+  const frameQueue = createFrameQueue(sessionSync.apply);
+  bridge.on('session.events', ({ sessionId, events }) => frameQueue.push(sessionId, events));
   bridge.on('registry.catalog', (catalog) => useStore.setState({ catalog }));
   bridge.on('install.progress', (progress) => useStore.setState((s) => ({ installProgress: { ...s.installProgress, [progress.agentId]: progress } })));
   bridge.onConnection((connection) => {

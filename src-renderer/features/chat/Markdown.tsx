@@ -2,9 +2,10 @@ import { Component, Fragment, memo, useEffect, useMemo, useReducer, useRef, useS
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
+import type { Transformer } from 'unified';
 import { Icon } from '../../ui/Icon';
 import { GiantBlock, isGiantFence, LazyGroup } from './MarkdownHuge';
-import { needsWholeDocument, parserWork, StreamingSplit, tameNesting, type Split } from './markdownBlocks';
+import { parserWork, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
 
 /**
  * Agent Markdown: GFM, highlighted code with a copy button. Raw HTML is never rendered: it is
@@ -34,7 +35,9 @@ const HUGE_MESSAGE = 256 * 1024;
 
 function MarkdownBody({ text, streaming }: { text: string; streaming: boolean }) {
   const splitter = useRef<StreamingSplit | null>(null);
-  const whole = (!streaming && text.length <= WHOLE_LIMIT && !splitter.current) || needsWholeDocument(text);
+  const definitions = useRef<WholeDocumentCheck | null>(null);
+  definitions.current ??= new WholeDocumentCheck();
+  const whole = (!streaming && text.length <= WHOLE_LIMIT && !splitter.current) || definitions.current.needs(text);
   // `tick` re-runs the split on the next frame when it is behind (more blocks to cut).
   const [tick, poke] = useReducer((n: number) => n + 1, 0);
   const split = useMemo(() => {
@@ -176,7 +179,13 @@ function remarkHtmlAsText() {
 }
 
 const REMARK = [remarkGfm, remarkHtmlAsText];
-const REHYPE: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [[rehypeHighlight, { detect: false, ignoreMissing: true }]];
+/**
+ * rehype-highlight registers every common grammar with a new lowlight instance each time its
+ * plugin is attached, and react-markdown attaches plugins on every render: one highlighter,
+ * made once, is handed to every render instead (its transform keeps no per-document state).
+ */
+const highlight = (rehypeHighlight as unknown as (options: object) => Transformer)({ detect: false });
+const REHYPE: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [() => highlight];
 
 /** Closes a fenced code block left open by a message that is still streaming. */
 export function closeOpenFence(text: string): string {

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { GIANT_BLOCK } from './markdownBlocks';
 
 /**
@@ -24,9 +24,13 @@ function estimateHeight(text: string, perLine = 100): number {
   return lines * LINE_PX;
 }
 
-/** Whether `element` is within MARGIN of its scrolling transcript. */
-function useNearViewport<T extends HTMLElement>(): [React.RefObject<T | null>, boolean] {
+/**
+ * Whether `element` is within MARGIN of its scrolling transcript, and its height when it last
+ * left (read from the observer's record, so measuring never forces a layout of its own).
+ */
+function useNearViewport<T extends HTMLElement>(): [React.RefObject<T | null>, boolean, React.RefObject<number | null>] {
   const ref = useRef<T>(null);
+  const height = useRef<number | null>(null);
   const [near, setNear] = useState(false);
   useEffect(() => {
     const element = ref.current;
@@ -35,26 +39,29 @@ function useNearViewport<T extends HTMLElement>(): [React.RefObject<T | null>, b
       return;
     }
     const root = element.closest('.transcript');
-    const observer = new IntersectionObserver((records) => setNear(records[records.length - 1].isIntersecting), { root, rootMargin: MARGIN });
+    const observer = new IntersectionObserver(
+      (records) => {
+        const record = records[records.length - 1];
+        if (!record.isIntersecting && record.boundingClientRect.height > 0) height.current = record.boundingClientRect.height;
+        setNear(record.isIntersecting);
+      },
+      { root, rootMargin: MARGIN },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  return [ref, near];
+  return [ref, near, height];
 }
 
 /** A group of blocks rendered only near the viewport; elsewhere a box of the same height. */
-export function LazyGroup({ text, render }: { text: string; render: (text: string) => React.ReactNode }) {
-  const [ref, near] = useNearViewport<HTMLDivElement>();
-  const height = useRef<number | null>(null);
-  useLayoutEffect(() => {
-    if (near && ref.current) height.current = ref.current.offsetHeight;
-  });
+export const LazyGroup = memo(function LazyGroup({ text, render }: { text: string; render: (text: string) => React.ReactNode }) {
+  const [ref, near, height] = useNearViewport<HTMLDivElement>();
   return (
     <div ref={ref} className="markdown-group" style={near ? undefined : { height: height.current ?? estimateHeight(text) }}>
       {near ? render(text) : null}
     </div>
   );
-}
+});
 
 /** Whether a group is one giant fenced code block (committed alone by StreamingSplit). */
 export function isGiantFence(text: string): boolean {
@@ -62,6 +69,7 @@ export function isGiantFence(text: string): boolean {
 }
 
 const PIECE = 16 * 1024;
+const renderPiece = (text: string) => <pre className="giant-piece">{text}</pre>;
 
 /** A giant fenced block as plain, wrapped text, in pieces rendered near the viewport. */
 export function GiantBlock({ text }: { text: string }) {
@@ -95,7 +103,7 @@ export function GiantBlock({ text }: { text: string }) {
         </button>
       </div>
       {pieces.map((piece, i) => (
-        <LazyGroup key={i} text={piece} render={(t) => <pre className="giant-piece">{t}</pre>} />
+        <LazyGroup key={i} text={piece} render={renderPiece} />
       ))}
     </div>
   );

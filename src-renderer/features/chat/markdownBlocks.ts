@@ -1,6 +1,6 @@
-import remarkGfm from 'remark-gfm';
-import remarkParse from 'remark-parse';
-import { unified } from 'unified';
+import { parse, preprocess } from 'micromark';
+import { gfm } from 'micromark-extension-gfm';
+import { subtokenize } from 'micromark-util-subtokenize';
 
 /**
  * Incremental Markdown for streaming messages: a message is cut into top-level
@@ -109,17 +109,55 @@ function neutralizeNesting(text: string): string {
   return out + text.slice(from);
 }
 
-const blockParser = unified().use(remarkParse).use(remarkGfm).freeze();
+const GFM = [gfm()];
+/** Top-level tokens that become a node of the tree react-markdown renders (others are whitespace). */
+const NODE_TOKENS = new Set([
+  'content',
+  'listUnordered',
+  'listOrdered',
+  'codeFenced',
+  'codeIndented',
+  'atxHeading',
+  'setextHeading',
+  'blockQuote',
+  'table',
+  'thematicBreak',
+  'htmlFlow',
+  'definition',
+  'gfmFootnoteDefinition',
+]);
 
-/** Offsets of the lines on which the top-level blocks of `text` begin (the first is 0). */
+/**
+ * Offsets of the lines on which the top-level blocks of `text` begin (the first is 0).
+ * The same tokenizer and extensions react-markdown's remark-parse + remark-gfm use, stopped
+ * after the block structure: CommonMark settles blocks before any inline content, so the text
+ * inside paragraphs, headings and cells (and building a tree of it) is skipped, a fifth of the
+ * cost of a full parse.
+ */
 export function blockStarts(text: string): number[] {
   parserWork.chars += text.length;
-  const tree = blockParser.parse(neutralizeNesting(text));
+  const events = parse({ extensions: GFM })
+    .document()
+    .write(preprocess()(neutralizeNesting(text), undefined, true));
+  // micromark's postprocess, minus inline: text and string content stay unexpanded.
+  for (;;) {
+    for (const [, token] of events) if (token.contentType === 'text' || token.contentType === 'string') token.contentType = undefined;
+    if (subtokenize(events)) break;
+  }
   const starts = [0];
-  for (const child of tree.children.slice(1)) {
-    const offset = child.position?.start.offset;
-    if (offset === undefined) continue;
-    const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let depth = 0;
+  let first = true; // the first block starts at 0, whatever blank lines come before it
+  for (const [kind, token] of events) {
+    if (kind === 'exit') {
+      depth--;
+      continue;
+    }
+    if (depth++ !== 0 || !NODE_TOKENS.has(token.type)) continue;
+    if (first) {
+      first = false;
+      continue;
+    }
+    const lineStart = text.lastIndexOf('\n', token.start.offset - 1) + 1;
     if (lineStart > starts[starts.length - 1]) starts.push(lineStart);
   }
   return starts;
@@ -130,6 +168,28 @@ const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 /** Reference definitions and footnotes change earlier blocks: such a message renders whole. */
 export function needsWholeDocument(text: string): boolean {
   return DEFINITION.test(text);
+}
+
+/**
+ * `needsWholeDocument` for a message that grows: only the lines that arrived since the last
+ * call are looked at (from the start of the last line seen, which may have been incomplete).
+ */
+export class WholeDocumentCheck {
+  private text = '';
+  private found = false;
+  needs(text: string): boolean {
+    const old = this.text;
+    const edge = Math.min(64, old.length);
+    const grows =
+      text.length >= old.length && text.startsWith(old.slice(0, edge)) && text.slice(old.length - edge, old.length) === old.slice(old.length - edge);
+    if (!grows) {
+      this.found = false;
+      this.text = '';
+    }
+    if (!this.found) this.found = DEFINITION.test(text.slice(this.text.lastIndexOf('\n') + 1));
+    this.text = text;
+    return this.found;
+  }
 }
 
 /** An opening code fence on the first line of `text`: its marker, or null. */

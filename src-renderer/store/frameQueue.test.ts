@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import type { SessionEvent } from '../../src-shared/session/events';
+import type { SessionState } from '../../src-shared/session/state';
+import { createAppliedEvents } from './appliedEvents';
+import { createFrameQueue } from './frameQueue';
+import { createSessionSync } from './sessionSync';
+
+const chunk = (sessionId: string, seq: number): SessionEvent => ({
+  kind: 'acp.update',
+  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${seq} ` } },
+  sessionId,
+  seq,
+  ts: seq,
+});
+const created = (sessionId: string): SessionEvent => ({ kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w', sessionId, seq: 1, ts: 1 });
+
+describe('batches that arrive while the page is busy are applied together on the next frame', () => {
+  it('three batches of one session: one store update, in order; another session apart', async () => {
+    const store = createStore<{ sessions: Record<string, SessionState> }>()(() => ({ sessions: {} }));
+    const sync = createSessionSync({
+      store,
+      applied: createAppliedEvents(),
+      onError: (e) => {
+        throw e;
+      },
+      fetchEvents: async (id) => [created(id)],
+    });
+    await sync.load('a');
+    await sync.load('b');
+    let updates = 0;
+    store.subscribe(() => updates++);
+    const frames: (() => void)[] = [];
+    const queue = createFrameQueue(sync.apply, (flush) => frames.push(flush));
+    queue.push('a', [chunk('a', 2), chunk('a', 3)]);
+    queue.push('b', [chunk('b', 2)]);
+    queue.push('a', [chunk('a', 4)]);
+    queue.push('a', [chunk('a', 5), chunk('a', 6)]);
+    expect(updates).toBe(0);
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    // One update per session with news, not one per batch.
+    expect(updates).toBe(2);
+    const text = (id: string) => {
+      const entry = store.getState().sessions[id]?.entries.at(-1);
+      return entry?.kind === 'agent' ? entry.text : '';
+    };
+    expect(text('a')).toBe('2 3 4 5 6 ');
+    expect(text('b')).toBe('2 ');
+    queue.push('a', [chunk('a', 7)]);
+    expect(frames).toHaveLength(1);
+    frames.shift()!();
+    expect(text('a')).toBe('2 3 4 5 6 7 ');
+  });
+});

@@ -129,6 +129,8 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
+    const trace = process.env.BENCH_TRACE;
+    if (trace) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const start = performance.now();
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForFunction(
@@ -136,12 +138,15 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
         const status = document.querySelector('[aria-label="Session status"]')?.textContent;
         const agents = document.querySelectorAll('[role="log"] article[aria-label="Agent"]');
         const text = agents[agents.length - 1]?.textContent ?? '';
-        return status === 'Idle' && text.trimEnd().endsWith(${JSON.stringify(lastText)});
+        // Every part rendered: no text waiting to be cut into blocks or for a slice of a frame.
+        const settled = !document.querySelector('.markdown-pending, .markdown-deferred');
+        return status === 'Idle' && settled && text.trimEnd().endsWith(${JSON.stringify(lastText)});
       })()`,
       undefined,
       { timeout: 900_000, polling: 50 },
     );
     const ms = performance.now() - start;
+    if (trace) await browser.stopTracing();
     let pageProfile: string | undefined;
     if (profile) {
       const { profile: data } = await cdp.send('Profiler.stop');

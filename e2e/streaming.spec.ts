@@ -47,9 +47,13 @@ test('a streamed message ends exactly as the same message renders when reopened'
   await send(page, 'flood 3000');
   await idle(page);
   await expect(lastAgent(page)).toContainText(/END\s*$/);
+  // Rendering is sliced across frames: compare once every part is rendered.
+  const settled = () => expect(lastAgent(page).locator('.markdown-pending, .markdown-deferred')).toHaveCount(0);
+  await settled();
   const streamed = await lastAgent(page).locator('.markdown').first().innerHTML();
   await page.reload();
   await expect(lastAgent(page)).toContainText(/END\s*$/);
+  await settled();
   const reopened = await lastAgent(page).locator('.markdown').first().innerHTML();
   expect(streamed.length).toBeGreaterThan(100_000);
   expect(streamed).toBe(reopened);

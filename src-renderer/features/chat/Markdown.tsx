@@ -74,19 +74,84 @@ export function SplitView({ split, huge }: { split: Split; huge: boolean }) {
           <Group text={split.tail} streaming />
         </>
       )}
-      {split.pending && <span className="markdown-pending">{split.pending}</span>}
+      {split.pending && <PendingText text={split.pending} at={split.pendingAt} />}
     </div>
   );
 }
 
 const renderGroup = (text: string) => <Group text={text} />;
 
-/** A run of whole blocks (or the streaming tail), rendered once per distinct text. */
+const PENDING_PIECE = 4096;
+
+/**
+ * Text not cut into blocks yet, shown plain. In pieces that end at the first line break after
+ * each multiple of PENDING_PIECE in the message, so a piece keeps its text (and the browser its
+ * layout) while more arrives: one growing text node would be laid out again in full every frame.
+ */
+function PendingText({ text, at }: { text: string; at: number }) {
+  const pieces: ReactElement[] = [];
+  let from = 0;
+  while (from < text.length) {
+    const boundary = (Math.floor((at + from) / PENDING_PIECE) + 1) * PENDING_PIECE - at;
+    const lineEnd = text.indexOf('\n', Math.max(from, boundary - 1));
+    const end = lineEnd === -1 ? text.length : lineEnd + 1;
+    pieces.push(
+      <div key={at + from} className="markdown-pending">
+        {text.slice(from, end)}
+      </div>,
+    );
+    from = end;
+  }
+  return <>{pieces}</>;
+}
+
+/**
+ * A run of whole blocks (or the streaming tail), rendered once per distinct text. Rendering
+ * Markdown is sliced across frames: once a task has spent SLICE_MS on it, a group not rendered
+ * yet shows its text plain and is rendered on a later frame, so a burst of text (a page that
+ * fell behind, a long message opened) never holds the page longer than about a frame. The
+ * streaming tail is always rendered: it is what the person is watching.
+ */
 export const Group = memo(function Group({ text, streaming = false }: { text: string; streaming?: boolean }) {
-  if (isGiantFence(text)) return <GiantBlock text={text} />;
-  const source = tameNesting(text);
-  return streaming ? renderMarkdown(closeOpenFence(source)) : cachedMarkdown(source);
+  const [, retry] = useReducer((n: number) => n + 1, 0);
+  const giant = isGiantFence(text);
+  const source = giant ? '' : tameNesting(text);
+  const deferred = !giant && !streaming && slice.over() && !cache.has(source);
+  useEffect(() => {
+    if (!deferred) return;
+    const frame = requestAnimationFrame(retry);
+    return () => cancelAnimationFrame(frame);
+  });
+  if (giant) return <GiantBlock text={text} />;
+  if (deferred) return <div className="markdown-deferred">{text}</div>;
+  const started = performance.now();
+  const element = streaming ? renderMarkdown(closeOpenFence(source)) : cachedMarkdown(source);
+  slice.spend(performance.now() - started);
+  return element;
 });
+
+/** Markdown rendering time spent in the current task; slicing only where frames exist (not in server rendering). */
+const SLICE_MS = 12;
+const slice = {
+  spent: 0,
+  resetting: false,
+  over(): boolean {
+    return typeof requestAnimationFrame === 'function' && this.spent >= SLICE_MS;
+  },
+  spend(ms: number): void {
+    this.spent += ms;
+    if (this.resetting || typeof MessageChannel === 'undefined') return;
+    this.resetting = true;
+    // A message to ourselves runs after the current task (React's render and commit) ends.
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      this.spent = 0;
+      this.resetting = false;
+    };
+    channel.port2.postMessage(null);
+  },
+};
 
 /** react-markdown's `Markdown` is a pure function (parse → highlight → React elements). */
 export function renderMarkdown(source: string): ReactElement {

@@ -217,9 +217,9 @@ const GROUP_CHARS = 2048;
 /** A tail up to this size is parsed on every update; a larger one when it grew by a quarter. */
 const SMALL_TAIL = 4096;
 /** At most this much new text is cut into blocks per update (bounded work per frame). */
-const WINDOW = 64 * 1024;
-/** While streaming, cutting stops after this long and goes on at the next update. */
-const FRAME_BUDGET_MS = 8;
+const WINDOW = 16 * 1024;
+/** Cutting stops after this long and goes on at the next update (`behind`). */
+const FRAME_BUDGET_MS = 16;
 /** A single block larger than this is shown as plain text (GiantBlock), never parsed. */
 export const GIANT_BLOCK = 256 * 1024;
 
@@ -230,6 +230,8 @@ export interface Split {
   tail: string;
   /** Text after `tail` not parsed yet (a very large tail is re-parsed only as it grows). */
   pending: string;
+  /** Where `pending` begins in the message. */
+  pendingAt: number;
   /** Whether more text is waiting to be cut into blocks (call `update` again on the next frame). */
   behind: boolean;
 }
@@ -267,14 +269,15 @@ export class StreamingSplit {
       // The window held only part of the new text: go on, within a frame's budget while streaming.
       this.parsedTail = '';
       if (commitTo === 0) window *= 2; // one block larger than the window
-      if (!final && performance.now() - started > FRAME_BUDGET_MS) {
+      // Also when final: a page that fell behind catches up over frames, not in one long task.
+      if (performance.now() - started > FRAME_BUDGET_MS) {
         this.catchingUp = behind = true;
         break;
       }
     }
     const rest = text.slice(this.committedEnd);
     const groups = this.open ? [...this.sealed, this.open] : [...this.sealed];
-    return { groups, tail: this.parsedTail, pending: rest.slice(this.parsedTail.length), behind };
+    return { groups, tail: this.parsedTail, pending: rest.slice(this.parsedTail.length), pendingAt: this.committedEnd + this.parsedTail.length, behind };
   }
 
   /** Cuts blocks off the front of `rest` (looking at most `window` characters ahead). */

@@ -1,9 +1,10 @@
 /**
- * How long a 10,000-entry session takes to open, and what it costs in memory.
+ * How long a 50,000-entry session takes to open, and what it costs in memory; then the same in
+ * the browser: scrolling it and switching tabs between two such sessions (browseSessions.ts).
  *
- *   npx tsx bench/openSession.bench.ts [entries=10000] [runs=5]
+ *   npm run build && npm run bench [-- entries=50000 runs=5] [--node-only]
  *
- * Writes a session log with the app's own EventLog (10,000 transcript entries: prompts,
+ * Writes a session log with the app's own EventLog (50,000 transcript entries: prompts,
  * streamed replies, tool calls with diffs, stop reasons), then opens it the way the app does
  * (readEventLog streaming + the shared reducer) and, as a baseline in the same run, by reading
  * the whole file and JSON.parse-ing it at once. Also times what the app does around it:
@@ -21,12 +22,15 @@ import { reduceSession } from '../src-shared/session/reducer';
 import type { SessionState } from '../src-shared/session/state';
 import { SearchIndex } from '../src-main/history/searchIndex';
 import { EventLog, readEventLog } from '../src-main/store/eventLog';
+import { browseSessions } from './browseSessions';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const ENTRIES = Number(process.argv[2] ?? 10_000);
-const RUNS = Number(process.argv[3] ?? 5);
+const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const ENTRIES = Number(positional[0] ?? 50_000);
+const RUNS = Number(positional[1] ?? 5);
+const NODE_ONLY = process.argv.includes('--node-only');
 const SESSION = 's_bench';
 
 const words = 'the parser reads each line and folds the event into state while the stream is still arriving so nothing waits'.split(' ');
@@ -37,16 +41,16 @@ function sentence(seed: number, length: number): string {
 }
 
 /** One turn = 4 transcript entries: the prompt, the streamed reply, a tool call with a diff, the stop. */
-function writeLog(file: string, entries: number): number {
+function writeLog(file: string, entries: number, sessionId = SESSION, label = ''): number {
   const log = new EventLog(file);
   let seq = 0;
   const ts = Date.UTC(2026, 0, 1);
   const batch: SessionEvent[] = [];
-  const add = (body: SessionEventBody) => batch.push({ ...body, sessionId: SESSION, seq: ++seq, ts: ts + seq } as SessionEvent);
+  const add = (body: SessionEventBody) => batch.push({ ...body, sessionId, seq: ++seq, ts: ts + seq } as SessionEvent);
   add({ kind: 'session.created', agentId: 'bench', agentName: 'Bench Agent', cwd: '/work/bench' });
   add({ kind: 'session.connected', acpSessionId: 'acp_bench', how: 'new' });
   for (let turn = 0; turn * 4 < entries; turn++) {
-    add({ kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}: ${sentence(turn, 16)}` }] });
+    add({ kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}${label}: ${sentence(turn, 16)}` }] });
     for (let c = 0; c < 6; c++)
       add({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } } });
     const path = `/work/bench/src/file${turn % 50}.ts`;
@@ -197,6 +201,16 @@ async function main(): Promise<void> {
   console.log(
     `search index for this session: built in ${indexMeasure.ms.toFixed(0)} ms (${index.documentCount} documents, +${indexMeasure.heapKeptMB.toFixed(1)} MB heap); query "parser stream": ${hits.length} hits in ${searchMs.toFixed(1)} ms`,
   );
+  if (!NODE_ONLY) {
+    const dataDir = join(dir, 'browser');
+    const seeded = (['a', 'b'] as const).map((name) => {
+      const sessionId = `s_bench_${name}`;
+      const label = ` [${name}]`;
+      writeLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), ENTRIES, sessionId, label);
+      return { sessionId, newest: `Question ${Math.ceil(ENTRIES / 4) - 1}${label}` };
+    });
+    await browseSessions(dataDir, [seeded[0], seeded[1]]);
+  }
   if (process.env.BENCH_KEEP) console.log(`kept ${file}`);
   else rmSync(dir, { recursive: true, force: true });
   process.exit(0);

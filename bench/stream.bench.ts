@@ -13,13 +13,13 @@
  * (CDP) and the host (`node --cpu-prof`) for the largest N into bench/profiles/ and prints
  * their hottest functions. A benchmark, not a test: it prints numbers and never fails on them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
 import { bareClientRun } from './bareClient';
+import { rssMB, startHost } from './host';
 import { hottest } from './profileSummary';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -30,58 +30,14 @@ const arg = (name: string, fallback: string) => {
   const i = args.indexOf(name);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
 };
-const RUNS = Number(arg('--runs', '3'));
-const SIZES = arg('--sizes', '5000,20000,100000').split(',').map(Number);
+const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? '3'));
+const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '5000,20000,100000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0); // `--sizes 0`: only the large workloads
 const PROFILE = args.includes('--profile');
 const SKIP_LARGE = args.includes('--skip-large');
 const AGENT = { id: 'flood', name: 'Flood Agent', command: process.execPath, args: [FLOOD_AGENT] };
-
-interface Host {
-  url: string;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function startHost(profileDir?: string): Promise<Host> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'acp-bench-data-'));
-  const workspace = mkdtempSync(join(tmpdir(), 'acp-bench-ws-'));
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents: [AGENT] }));
-  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'out/main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output}`)), 20_000);
-    child.stdout!.on('data', () => {
-      const match = /serving at (\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolveUrl(match[1]);
-      }
-    });
-  });
-  return {
-    url,
-    process: child,
-    stop: () =>
-      new Promise<void>((done) => {
-        child.once('exit', () => {
-          rmSync(dataDir, { recursive: true, force: true });
-          rmSync(workspace, { recursive: true, force: true });
-          done();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-function rssMB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 interface AppResult {
   ms: number;
@@ -95,7 +51,7 @@ interface AppResult {
 /** One app run: a fresh host and page, a new session with the flood agent, one prompt. */
 async function appRun(browser: Browser, prompt: string, lastText: string, profile = false): Promise<AppResult> {
   const hostProfileDir = profile ? mkdtempSync(join(tmpdir(), 'acp-bench-prof-')) : undefined;
-  const host = await startHost(hostProfileDir);
+  const host = await startHost({ agents: [AGENT] }, { profileDir: hostProfileDir });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   try {
@@ -241,7 +197,12 @@ async function main(): Promise<void> {
       for (let run = 0; run < RUNS; run++) {
         big.push(await appRun(browser, 'big 5000000', 'x'.repeat(20), false));
         bigBare.push((await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'big 5000000', tmpdir())).ms);
-        md.push(await appRun(browser, 'markdown 1000000', 'nested', false));
+        const mdRun = await appRun(browser, 'markdown 1000000', 'nested', PROFILE && run === 0 && SIZES.length === 0);
+        if (mdRun.pageProfile) {
+          console.log(`page profile: ${mdRun.pageProfile}`);
+          for (const line of hottest(mdRun.pageProfile, 15)) console.log(`  ${line}`);
+        }
+        md.push(mdRun);
         mdBare.push((await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'markdown 1000000', tmpdir())).ms);
       }
       report('one 5 MB chunk', big, bigBare);

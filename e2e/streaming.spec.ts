@@ -79,3 +79,44 @@ test('a 5 MB chunk: not one 5 MB DOM subtree, no line wider than the transcript,
   await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('still responsive');
   await shot(page, 'streaming-5mb-chunk');
 });
+
+test('while 100,000 chunks stream: the composer takes typed text and a tab switch shows the other session (times printed)', async ({ page }) => {
+  test.setTimeout(360_000);
+  await floodSession(page);
+  await send(page, 'say hello from the quiet tab');
+  await idle(page);
+  await startSession(page, FLOOD.name, host!.workspace);
+  const tabs = page.getByRole('tab');
+  await expect(tabs).toHaveCount(2);
+
+  // Long enough (4 MB) that the stream is still running after the typing and the switches.
+  await send(page, 'flood 100000');
+  const streaming = lastAgent(page);
+  await expect(streaming).toHaveAttribute('aria-busy', 'true');
+  const composer = page.getByRole('textbox', { name: 'Message' });
+  let started = Date.now();
+  await composer.pressSequentially('typed while streaming', { delay: 5 });
+  await expect(composer).toHaveValue('typed while streaming');
+  const typedMs = Date.now() - started;
+  // What was asserted happened during the stream, not after it.
+  await expect(streaming).toHaveAttribute('aria-busy', 'true');
+
+  started = Date.now();
+  await tabs.first().click();
+  // The switch away happens while the other tab streams (checked above); asserted: it shows.
+  await expect(lastAgent(page)).toContainText('hello from the quiet tab');
+  const awayMs = Date.now() - started;
+  started = Date.now();
+  await tabs.nth(1).click();
+  await expect(lastAgent(page)).toContainText('stream');
+  const backMs = Date.now() - started;
+  const stillStreaming = (await lastAgent(page).getAttribute('aria-busy')) === 'true';
+  console.log(
+    `during the stream: typing 21 characters took ${typedMs} ms, a tab switch ${awayMs} ms, and back ${backMs} ms (still streaming when back: ${stillStreaming})`,
+  );
+
+  await expect(page.getByLabel('Session status')).toHaveText('Idle', { timeout: 180_000 });
+  await expect(lastAgent(page)).toContainText(/END\s*$/, { timeout: 60_000 });
+  // The draft typed during the stream is still there.
+  await expect(composer).toHaveValue('typed while streaming');
+});

@@ -86,7 +86,7 @@ test('while 100,000 chunks stream: the composer takes typed text and a tab switc
   await send(page, 'say hello from the quiet tab');
   await idle(page);
   await startSession(page, FLOOD.name, host!.workspace);
-  const tabs = page.getByRole('tab');
+  const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
   await expect(tabs).toHaveCount(2);
 
   // Long enough (4 MB) that the stream is still running after the typing and the switches.

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { createCore } from './core/createCore';
 import { defaultDataDir } from './core/dataDir';
 import { startBrowserHost } from './server/browserHost';
+import { logUnlessMissing } from './log/mainLog';
 
 const USAGE = `Usage: acp-desktop serve [--host 127.0.0.1] [--port 0] [--token T] [--data-dir DIR] [--cwd DIR]
 
@@ -72,8 +73,8 @@ function hostToken(dataDir: string): string {
   try {
     const saved = readFileSync(file, 'utf8').trim();
     if (saved.length >= 32) return saved;
-  } catch {
-    // No token yet: make one below.
+  } catch (error) {
+    logUnlessMissing(`Reading ${file} (a new token is made)`, error);
   }
   const token = randomBytes(24).toString('base64url');
   mkdirSync(dataDir, { recursive: true });

@@ -7,6 +7,7 @@ import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp'
 import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
 import { UserError as ProtocolError } from '../errors/errors';
+import { logged } from '../log/mainLog';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -378,7 +379,8 @@ export class AgentConnection implements AgentLink {
 
   notify(method: string, params: RawObject): void {
     if (this.closed) return;
-    void this.connection.agent.notify(method, params).catch(() => {});
+    // A notification has no answer to fail: the only error is a closed pipe, which the exit reports.
+    void this.connection.agent.notify(method, params).catch(logged(`Sending ${method}`, 'debug'));
   }
 
   async initialize(timeoutMs: number): Promise<acp.InitializeResponse> {

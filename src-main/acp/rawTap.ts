@@ -1,4 +1,5 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
+import { logDebug, logError, logged } from '../log/mainLog';
 
 export interface MessageTap {
   /**
@@ -27,7 +28,7 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
         try {
           forward = tap.incoming(message) ?? message;
         } catch (error) {
-          console.error('message tap failed', error);
+          logError('The raw message tap failed on a message from the agent (passed on as it came)', error);
         }
         controller.enqueue(forward);
       },
@@ -41,8 +42,9 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
         if (refused.toUs) {
           try {
             incoming?.enqueue(refused.toUs);
-          } catch {
-            /* the stream is closed: nobody waits for the answer */
+          } catch (error) {
+            // The stream is closed: nobody waits for the answer.
+            logDebug('Answering a refused oversize message on a closed stream', error);
           }
         }
         if (!refused.toAgent) return;
@@ -51,12 +53,13 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
       try {
         tap.outgoing(message);
       } catch (error) {
-        console.error('message tap failed', error);
+        logError('The raw message tap failed on a message to the agent (sent as it was)', error);
       }
       controller.enqueue(message);
     },
   });
-  void writer.readable.pipeTo(stream.writable).catch(() => {});
+  // The pipe ends with the process; its error is the exit, reported by the process.
+  void writer.readable.pipeTo(stream.writable).catch(logged('Writing to the agent', 'debug'));
   return { readable, writable: writer.writable };
 }
 

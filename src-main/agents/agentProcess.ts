@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { planSpawn } from './spawnCommand';
+import { logDebug, logged } from '../log/mainLog';
 
 export interface LaunchSpec {
   command: string;
@@ -101,7 +102,7 @@ export class AgentProcess implements AgentHost {
       onStderr?.(chunk);
     });
     // An agent that dies mid-write must not take the app down with EPIPE.
-    this.child.stdin?.on('error', () => {});
+    this.child.stdin?.on('error', logged(`Writing to agent process ${this.child.pid} (it exited; the exit is reported)`, 'debug'));
   }
 
   get pid(): number | undefined {
@@ -137,15 +138,16 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
     if (process.platform === 'win32') {
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true }).on('error', () => {});
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true }).on('error', logged(`Running taskkill for ${child.pid}`, 'warn'));
     } else {
       process.kill(-child.pid, signal);
     }
   } catch {
     try {
       child.kill(signal);
-    } catch {
-      /* already gone */
+    } catch (error) {
+      // Expected when the process has already exited (ESRCH); kept in the log for the odd other case.
+      logDebug(`Killing agent process ${child.pid}`, error);
     }
   }
 }

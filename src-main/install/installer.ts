@@ -691,7 +691,8 @@ export class Installer {
     for (const dir of managedNodeDirs(this.options.dataDir, this.platform)) {
       const node = findOnPath('node', { PATH: dir, PATHEXT: this.env.PATHEXT });
       if (!node) continue;
-      const result = await runTool(node, ['--version'], { timeoutMs: 10_000 }).catch(() => null);
+      // A managed Node.js that does not run is skipped: the next one (or a download) is used.
+      const result = await runTool(node, ['--version'], { timeoutMs: 10_000 }).catch((error: unknown) => void logWarn(`Running ${node} --version`, error));
       const version = semver.clean(result?.stdout.trim() ?? '');
       if (version && semver.satisfies(version, range)) return { node, version };
     }

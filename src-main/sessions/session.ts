@@ -9,6 +9,7 @@ import type { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
 import { PendingRequests } from './pendingRequests';
 import { refusePromptContent } from './promptContent';
+import { logged } from '../log/mainLog';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
 export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
@@ -273,7 +274,10 @@ export class Session {
     }
     for (const terminal of this.terminals.values()) terminal.kill();
     if (reason.kind === 'closed' && connection && this.acpSessionId && connection.supportsSession('close')) {
-      void connection.request('session/close', { sessionId: this.acpSessionId }, { timeoutMs: 10_000 }).catch(() => {});
+      // Best effort: the session is closed here either way; an agent that fails to close it keeps a stale one.
+      void connection
+        .request('session/close', { sessionId: this.acpSessionId }, { timeoutMs: 10_000 })
+        .catch(logged(`Closing ACP session ${this.acpSessionId} on the agent`, 'debug'));
     }
     if (reason.kind === 'exited') this.record({ kind: 'agent.exited', code: reason.code, signal: reason.signal, stderrTail: reason.stderrTail });
   }

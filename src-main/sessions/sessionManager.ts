@@ -371,7 +371,7 @@ export class SessionManager {
   async restartAgent(agentId: string): Promise<void> {
     const affected = this.stopAgentSessions(agentId, 'The agent was restarted.');
     await this.options.agents.restart(agentId);
-    for (const session of affected) void this.connect(session).catch(() => {});
+    for (const session of affected) void this.connect(session).catch(logged(`Reconnecting session ${session.id} after a restart`, 'warn'));
   }
 
   // ---------------------------------------------------------------- the agent's session list

@@ -5,6 +5,7 @@ import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import type { Session } from './session';
+import { logged } from '../log/mainLog';
 
 export interface SignInDeps {
   agents: AgentManager;
@@ -50,7 +51,7 @@ export class SignIn {
     const agentName = session.fold().agentName;
     // Methods come from the last `initialize`; an agent that died since can still be signed in
     // with env values (the restart below) or a terminal.
-    await agents.ensureRunning(session.agentId).catch(() => null);
+    await agents.ensureRunning(session.agentId).catch(logged(`Starting ${session.agentId} to sign in (the methods of its last start are used)`, 'debug'));
     const method = agents.authMethods(session.agentId).find((candidate) => candidate.id === methodId);
     if (!method) throw new ProtocolError(`"${methodId}" is not one of ${agentName}'s sign-in methods.`);
     if (env && method.type !== 'env_var') throw new ProtocolError(`The sign-in method "${method.name}" takes no values.`);
@@ -159,7 +160,8 @@ export class SignIn {
       const retry = other.blocked;
       other.blocked = null;
       if (retry) retry();
-      else if (!other.connection && !other.connecting && !other.fold().readonlyReason) void this.deps.connect(other).catch(() => {});
+      else if (!other.connection && !other.connecting && !other.fold().readonlyReason)
+        void this.deps.connect(other).catch(logged(`Connecting session ${other.id} after signing in`, 'warn'));
       other.nextQueued();
     }
   }

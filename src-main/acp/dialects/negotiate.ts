@@ -7,6 +7,7 @@ import { dialectFor } from './index';
 import { startNegotiation, stepNegotiation, type NegotiationAction, type NegotiationInput, type Version } from './negotiation';
 import type { AgentProfile } from './profile';
 import { Switchboard } from './switchboard';
+import { logged } from '../../log/mainLog';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -83,12 +84,12 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
   let { state, action } = startNegotiation(options.setting, options.agent);
   for (;;) {
     if (action.type === 'fail') {
-      await transport.stop().catch(() => {});
+      await transport.stop().catch(logged('Stopping the agent after negotiating', 'debug'));
       throw new NegotiationError(action.message, steps);
     }
     if (action.type === 'restart') {
       steps.push(`restart v${action.version}`);
-      await transport.stop().catch(() => {});
+      await transport.stop().catch(logged('Stopping the agent after negotiating', 'debug'));
       transport = options.start();
       board = new Switchboard(acp1.ndJsonStream(transport.output, transport.input));
     }
@@ -98,7 +99,7 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
     ({ state, action } = stepNegotiation(state, attempt.input));
     if (action.type === 'done') {
       if (attempt.sdkError) {
-        await transport.stop().catch(() => {});
+        await transport.stop().catch(logged('Stopping the agent after negotiating', 'debug'));
         throw new NegotiationError(`${options.agent.name} answered initialize in a shape the ACP SDK rejects: ${attempt.sdkError}`, steps);
       }
       const dialect = dialectFor(action.version);

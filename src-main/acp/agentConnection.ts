@@ -8,6 +8,9 @@ import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
 import { UserError as ProtocolError } from '../errors/errors';
 import { logged } from '../log/mainLog';
+import { capabilitiesOf, hasSessionCapability } from '../../src-shared/acp/agent';
+import { acpErrorView, AUTH_REQUIRED, type AcpErrorView } from '../../src-shared/acp/error';
+import { obj } from '../../src-shared/acp/read';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -105,15 +108,11 @@ export { ProtocolError };
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {
-  return (error as { code?: number })?.code === -32000;
+  return acpErrorView(error).code === AUTH_REQUIRED;
 }
 
 function isObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function present(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== false;
 }
 
 /**
@@ -191,18 +190,15 @@ export class AgentConnection implements AgentLink {
 
   /** Whether the agent advertised a session capability such as `list`, `resume`, `close`, `fork`. */
   supportsSession(name: string): boolean {
-    const session = (this.agentCapabilities.sessionCapabilities ?? {}) as RawObject;
-    return present(session[name]);
+    return hasSessionCapability(capabilitiesOf(this.agentCapabilities), name);
   }
 
   get supportsLogout(): boolean {
-    const auth = this.agentCapabilities.auth;
-    return isObject(auth) && present(auth.logout);
+    return capabilitiesOf(this.agentCapabilities).auth.logout;
   }
 
   get promptCapabilities(): RawObject {
-    const caps = this.agentCapabilities.promptCapabilities;
-    return isObject(caps) ? caps : {};
+    return obj(this.agentCapabilities.promptCapabilities);
   }
 
   private onIncoming(message: RawObject): RawObject | void {
@@ -353,13 +349,13 @@ export class AgentConnection implements AgentLink {
       id ??= this.idOf(params);
       if (id !== undefined && this.rawResults.has(id) && !controller.signal.aborted) return this.rawResults.get(id) as T;
       if (error instanceof ProtocolError) throw error;
-      const e = error as { code?: number; message?: string; data?: unknown };
-      if (typeof e?.code !== 'number') {
+      const e = acpErrorView(error);
+      if (e.code === null) {
         // Not an answer from the agent: the stream closed. Say why (the exit), not "connection closed".
         const info = await Promise.race([this.process.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
         if (info) throw new ProtocolError(describeExit(info));
       }
-      throw new ProtocolError(describeAgentError(method, e), e?.code, e?.data);
+      throw new ProtocolError(describeAgentError(method, e), e.code ?? undefined, e.data);
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -477,10 +473,10 @@ function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
 
-function describeAgentError(method: string, error: { code?: number; message?: string; data?: unknown }): string {
-  const message = error?.message ?? String(error);
-  if (error?.code === -32601) return `The agent does not implement ${method} (${message}).`;
-  const detail = isObject(error?.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
+function describeAgentError(method: string, error: AcpErrorView): string {
+  const message = error.message ?? String(error.raw);
+  if (error.code === -32601) return `The agent does not implement ${method} (${message}).`;
+  const detail = isObject(error.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
   return `${message}${detail}`;
 }
 

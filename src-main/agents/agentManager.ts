@@ -5,6 +5,8 @@ import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
 import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
+import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
+import { obj } from '../../src-shared/acp/read';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -85,9 +87,7 @@ export class AgentManager {
           storedEnv: Object.keys(readAgentEnv(this.secrets, agent.id)),
           secretsPersistent: this.secrets.persistent,
           secretsDescription: this.secrets.description,
-          canLogout: Boolean(
-            init?.capabilities && typeof init.capabilities.auth === 'object' && init.capabilities.auth && (init.capabilities.auth as RawObject).logout,
-          ),
+          canLogout: capabilitiesOf(init?.capabilities).auth.logout,
         },
       };
     });
@@ -111,12 +111,13 @@ export class AgentManager {
     runtime.ready = (async () => {
       try {
         const init = await connection.initialize(this.options.initializeTimeoutMs);
+        const view = initializeView(obj(init));
         this.lastInit.set(agentId, {
-          agentInfo: (init.agentInfo as RawObject | undefined) ?? null,
-          capabilities: (init.agentCapabilities as RawObject | undefined) ?? null,
+          agentInfo: view.agentInfo,
+          capabilities: view.agentCapabilities,
           protocolVersion: init.protocolVersion,
-          authMethods: toAuthMethods(init.authMethods),
-          meta: isRawObject((init as RawObject)._meta) ? ((init as RawObject)._meta as RawObject) : null,
+          authMethods: toAuthMethods(view.authMethods),
+          meta: view.meta,
         });
         runtime.status = 'ready';
         this.lastErrors.delete(agentId);
@@ -188,8 +189,4 @@ export class AgentManager {
   async stopAll(): Promise<void> {
     await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
   }
-}
-
-function isRawObject(value: unknown): value is RawObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,21 +1,22 @@
+import { capabilitiesOf } from '../../src-shared/acp/agent';
+import type { Raw } from '../../src-shared/acp/read';
 import type { McpServerSetting } from '../../src-shared/settings';
 
-type RawObject = Record<string, unknown>;
+type RemoteServer = Extract<McpServerSetting, { url: string }>;
+const isRemote = (server: McpServerSetting): server is RemoteServer => typeof server.url === 'string' && 'type' in server;
 
 /**
  * MCP servers from settings, in the shape `session/new` wants, keeping only the transports
  * the agent advertised (`mcpCapabilities.http` / `.sse`; stdio is always supported).
  */
-export function toMcpServers(servers: readonly McpServerSetting[], agentCapabilities: RawObject): RawObject[] {
-  const mcp = (agentCapabilities.mcpCapabilities ?? {}) as RawObject;
-  return servers.flatMap((server): RawObject[] => {
-    if ('url' in server && typeof server.url === 'string') {
-      const remote = server as { type: 'http' | 'sse'; name: string; url: string; headers: Record<string, string> };
-      if (!mcp[remote.type]) return [];
-      return [{ type: remote.type, name: remote.name, url: remote.url, headers: pairs(remote.headers) }];
+export function toMcpServers(servers: readonly McpServerSetting[], agentCapabilities: Raw): Raw[] {
+  const { mcp } = capabilitiesOf(agentCapabilities);
+  return servers.flatMap((server): Raw[] => {
+    if (isRemote(server)) {
+      if (!mcp[server.type]) return [];
+      return [{ type: server.type, name: server.name, url: server.url, headers: pairs(server.headers) }];
     }
-    const local = server as { name: string; command: string; args: string[]; env: Record<string, string> };
-    return [{ name: local.name, command: local.command, args: local.args, env: pairs(local.env) }];
+    return [{ name: server.name, command: server.command, args: server.args, env: pairs(server.env) }];
   });
 }
 

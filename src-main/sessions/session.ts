@@ -10,6 +10,8 @@ import { checkElicitationAnswer } from './elicitationForm';
 import { PendingRequests } from './pendingRequests';
 import { refusePromptContent } from './promptContent';
 import { logged } from '../log/mainLog';
+import { capabilitiesOf } from '../../src-shared/acp/agent';
+import { updateKind } from '../../src-shared/acp/update';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
 export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
@@ -135,7 +137,7 @@ export class Session {
     // Known capabilities refuse content up front; otherwise the turn checks after connecting.
     const capabilities = this.connection?.agentCapabilities ?? this.host.capabilities(this.agentId);
     if (capabilities) {
-      const refusal = refusePromptContent(prompt, (capabilities.promptCapabilities ?? {}) as RawObject, state.agentName);
+      const refusal = refusePromptContent(prompt, capabilitiesOf(capabilities).prompt, state.agentName);
       if (refusal) throw new ProtocolError(refusal);
     }
     // Prompts still queued from before a restart go first: the queue is in the log.
@@ -169,7 +171,7 @@ export class Session {
     try {
       const connection = await this.host.connect(this);
       if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
-      const refusal = refusePromptContent(prompt, connection.promptCapabilities, this.fold().agentName);
+      const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
       if (refusal) throw new ProtocolError(refusal);
       const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
       ended = { stopReason: result.stopReason, usage: result.usage };
@@ -305,7 +307,7 @@ export class Session {
 function isStreamingEvent(event: SessionEvent): boolean {
   if (event.kind === 'terminal.output') return true;
   if (event.kind !== 'acp.update') return false;
-  const kind = (event.update as { sessionUpdate?: unknown }).sessionUpdate;
+  const kind = updateKind(event.update);
   return (
     kind === 'agent_message_chunk' ||
     kind === 'agent_thought_chunk' ||

@@ -6,6 +6,7 @@ import type { AgentManager } from '../agents/agentManager';
 import type { AcpRoutes } from './acpRoutes';
 import { toMcpServers } from './mcpServers';
 import type { Session } from './session';
+import { canReconnect as canReconnectView, capabilitiesOf } from '../../src-shared/acp/agent';
 
 export interface ConnectDeps {
   agents: AgentManager;
@@ -121,8 +122,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
 
 /** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */
 export function canReconnect(capabilities: RawObject): boolean {
-  const session = (capabilities.sessionCapabilities ?? {}) as RawObject;
-  return capabilities.loadSession === true || (session.resume !== undefined && session.resume !== null && session.resume !== false);
+  return canReconnectView(capabilitiesOf(capabilities));
 }
 
 export function readonlyReason(agentName: string): string {

@@ -9,7 +9,7 @@
  * header before anything is typed). Other agents may use the same extension; it is harmless
  * for agents that ignore it.
  */
-type RawObject = Record<string, unknown>;
+import { isObject, obj, str, type Raw } from '../../../src-shared/acp/read';
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
 export const LEGACY_TERMINAL_AUTH_CAPABILITY = { 'terminal-auth': true } as const;
@@ -22,16 +22,14 @@ export interface LegacyTerminalAuth {
 }
 
 /** The `_meta["terminal-auth"]` command of an auth method, if it has a usable one. */
-export function legacyTerminalAuth(method: RawObject): LegacyTerminalAuth | null {
-  const meta = method._meta;
-  if (typeof meta !== 'object' || meta === null) return null;
-  const spec = (meta as RawObject)['terminal-auth'];
-  if (typeof spec !== 'object' || spec === null) return null;
-  const { command, args, env, label } = spec as RawObject;
-  if (typeof command !== 'string' || !command) return null;
+export function legacyTerminalAuth(method: Raw): LegacyTerminalAuth | null {
+  const spec = obj(obj(method._meta)['terminal-auth']);
+  const { args, label } = spec;
+  const command = str(spec.command);
+  if (!command) return null;
   const environment: Record<string, string> = {};
-  if (typeof env === 'object' && env !== null) {
-    for (const [name, value] of Object.entries(env as RawObject)) if (typeof value === 'string') environment[name] = value;
+  if (isObject(spec.env)) {
+    for (const [name, value] of Object.entries(spec.env)) if (typeof value === 'string') environment[name] = value;
   }
   return {
     command,

@@ -25,7 +25,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src-*/**/*.test.ts', 'src-*/**/*.test.tsx'], exclude: INTEGRATION },
+        test: {
+          name: 'unit',
+          include: ['src-*/**/*.test.ts', 'src-*/**/*.test.tsx'],
+          exclude: INTEGRATION,
+          // Files share a worker's module cache: most of a file's cost here was importing the core
+          // again. No unit test mocks modules or leaves globals set (fake timers are restored;
+          // environment variables are set only in integration tests), so sharing is safe.
+          isolate: false,
+        },
       },
       {
         extends: true,

@@ -9,8 +9,10 @@ import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawT
 import { UserError as ProtocolError } from '../errors/errors';
 import { logged } from '../log/mainLog';
 import { capabilitiesOf, hasSessionCapability } from '../../src-shared/acp/agent';
-import { acpErrorView, AUTH_REQUIRED, type AcpErrorView } from '../../src-shared/acp/error';
+import { acpErrorView, type AcpErrorView } from '../../src-shared/acp/error';
 import { obj } from '../../src-shared/acp/read';
+import { AcpErrorCode } from '../errors/errors';
+import { KNOWN_ELICITATION_MODES } from '../../src-shared/acp/known';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -101,14 +103,14 @@ export const CLIENT_CAPABILITIES = {
 const PERMISSION_OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 
 /** Elicitation modes this client can show; others are refused with -32602 (rfds-elicitation). */
-export const ELICITATION_MODES = new Set(['form', 'url']);
+export const ELICITATION_MODES = new Set<string>(KNOWN_ELICITATION_MODES);
 
 /** The user-facing error (`errors/errors.ts`), under the name the rest of main still uses. */
 export { ProtocolError };
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {
-  return acpErrorView(error).code === AUTH_REQUIRED;
+  return acpErrorView(error).code === AcpErrorCode.authRequired;
 }
 
 function isObject(value: unknown): value is RawObject {
@@ -254,7 +256,7 @@ export class AgentConnection implements AgentLink {
       this.incomingRequests.delete(id);
       // Unknown methods (-32601) are answered and otherwise ignored, as the spec says; a method
       // we serve that the SDK refused is kept, because the agent's request would be lost.
-      if (entry && !entry.handled && isObject(message.error) && message.error.code !== -32601) {
+      if (entry && !entry.handled && isObject(message.error) && message.error.code !== AcpErrorCode.methodNotFound) {
         this.clientSide.onRejectedRequest?.(entry.method, entry.raw, message.error);
       }
     }
@@ -475,7 +477,7 @@ function formatSeconds(ms: number): string {
 
 function describeAgentError(method: string, error: AcpErrorView): string {
   const message = error.message ?? String(error.raw);
-  if (error.code === -32601) return `The agent does not implement ${method} (${message}).`;
+  if (error.code === AcpErrorCode.methodNotFound) return `The agent does not implement ${method} (${message}).`;
   const detail = isObject(error.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
   return `${message}${detail}`;
 }

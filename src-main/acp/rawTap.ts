@@ -1,5 +1,6 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import { logDebug, logError, logged } from '../log/mainLog';
+import { AcpErrorCode } from '../errors/errors';
 
 export interface MessageTap {
   /**
@@ -88,13 +89,13 @@ export function refuseOversize(message: AnyMessage, maxBytes = MAX_LINE_BYTES): 
   const hasId = raw.id !== undefined && raw.id !== null;
   if (typeof raw.method === 'string' && hasId) {
     const error = {
-      code: -32603,
+      code: AcpErrorCode.internal,
       message: `Not sent: this ${raw.method} message is ${megabytes(bytes)}, over the ${limit}. Send less at once (for example a smaller attachment).`,
     };
     return { toUs: { jsonrpc: '2.0', id: raw.id, error } as AnyMessage };
   }
   if (hasId) {
-    const error = { code: -32603, message: `The answer is ${megabytes(bytes)}, over the ${limit}; it was not sent.` };
+    const error = { code: AcpErrorCode.internal, message: `The answer is ${megabytes(bytes)}, over the ${limit}; it was not sent.` };
     return { toAgent: { jsonrpc: '2.0', id: raw.id, error } as AnyMessage };
   }
   return {};

@@ -17,6 +17,9 @@ export interface ExitInfo {
   spawnError?: string;
 }
 
+/** How many stderr lines of an agent are kept (the agent log in the info dialog). */
+export const STDERR_LINES = 500;
+
 /** Keeps the last N lines of a stream of text. */
 export class LineRing {
   private lines: string[] = [];
@@ -68,7 +71,7 @@ export const spawnAgent: StartAgent = (spec, onStderr) => new AgentProcess(spec,
  * rolling log for the UI and for the message shown when it crashes.
  */
 export class AgentProcess implements AgentHost {
-  readonly stderr = new LineRing(500);
+  readonly stderr = new LineRing(STDERR_LINES);
   readonly exited: Promise<ExitInfo>;
   private child: ChildProcess;
   private exitInfo: ExitInfo | null = null;

@@ -9,6 +9,7 @@ import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
 import { rememberedOption } from './permissionMemory';
 import type { Session } from './session';
+import { AcpErrorCode } from '../errors/errors';
 
 export interface ClientHandlerDeps {
   routes: AcpRoutes;
@@ -32,7 +33,7 @@ export interface ClientHandlerDeps {
 export function createClientSide(agentId: string, deps: ClientHandlerDeps): ClientSide {
   const sessionFor = (acpSessionId: unknown): Session => {
     const session = deps.routes.find(agentId, String(acpSessionId));
-    if (!session) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, -32602);
+    if (!session) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, AcpErrorCode.invalidParams);
     return session;
   };
   const ofAgent = () => [...deps.sessions()].filter((session) => session.agentId === agentId);
@@ -109,7 +110,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       try {
         return { content: readTextFile(params.path, params.line, params.limit) };
       } catch (error) {
-        throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, -32002);
+        throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, AcpErrorCode.resourceNotFound);
       }
     },
     writeTextFile: async (params) => {
@@ -120,7 +121,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         session.record({ kind: 'file.written', path: params.path, oldText, newText: params.content });
         return {};
       } catch (error) {
-        throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, -32603);
+        throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, AcpErrorCode.internal);
       }
     },
     createTerminal: async (params) => {
@@ -167,11 +168,11 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       if (raw.sessionId !== undefined && raw.sessionId !== null) session = sessionFor(raw.sessionId);
       else if (scope.requestSessionId) session = sessionFor(scope.requestSessionId);
       else if (scope.owner) session = deps.session(scope.owner);
-      if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', -32602);
+      if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', AcpErrorCode.invalidParams);
       const mode = String(raw.mode ?? 'form');
       if (!ELICITATION_MODES.has(mode)) {
         // rfds-elicitation: a mode the client did not declare is answered -32602, never shown as a form.
-        const error = { code: -32602, message: `Elicitation mode "${mode}" is not supported by this client.` };
+        const error = { code: AcpErrorCode.invalidParams, message: `Elicitation mode "${mode}" is not supported by this client.` };
         session.record({
           kind: 'acp.rejected',
           method: 'elicitation/create',
@@ -179,7 +180,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           error,
           note: `The agent asked a question in a way this app cannot show (mode "${mode}")`,
         });
-        throw new ProtocolError(error.message, -32602);
+        throw new ProtocolError(error.message, AcpErrorCode.invalidParams);
       }
       const requestId = randomUUID();
       const answer = session.elicitations.add(requestId, session.id, { action: 'cancel' });
@@ -213,7 +214,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
 async function checkOutside(session: Session, path: string, what: 'read' | 'write', settings: Settings): Promise<void> {
   if (isInsideRoots(path, session.roots)) return;
   if (settings.outsideWorkspace === 'deny') {
-    throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, -32602);
+    throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, AcpErrorCode.invalidParams);
   }
   const requestId = randomUUID();
   const answer = session.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
@@ -233,6 +234,6 @@ async function checkOutside(session: Session, path: string, what: 'read' | 'writ
   });
   const result = await answer;
   if (result.outcome.outcome !== 'selected' || result.outcome.optionId !== 'allow') {
-    throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, -32602);
+    throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, AcpErrorCode.invalidParams);
   }
 }

@@ -12,6 +12,7 @@ import { refusePromptContent } from './promptContent';
 import { logged } from '../log/mainLog';
 import { capabilitiesOf } from '../../src-shared/acp/agent';
 import { updateKind } from '../../src-shared/acp/update';
+import { AcpErrorCode } from '../errors/errors';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
 export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
@@ -295,7 +296,7 @@ export class Session {
 
   terminal(terminalId: string): Terminal {
     const terminal = this.terminals.get(terminalId);
-    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, -32002);
+    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, AcpErrorCode.resourceNotFound);
     return terminal;
   }
 }

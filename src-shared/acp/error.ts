@@ -8,6 +8,3 @@ export function acpErrorView(raw: unknown): AcpErrorView {
   const fields = raw as { code?: unknown; message?: unknown; data?: unknown };
   return { code: num(fields.code) ?? null, message: str(fields.message) ?? null, data: fields.data, raw };
 }
-
-/** `auth_required` (-32000): the agent wants the person to sign in first. */
-export const AUTH_REQUIRED = -32000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canReconnect, capabilitiesOf, initializeView } from './agent';
-import { acpErrorView, AUTH_REQUIRED } from './error';
+import { acpErrorView } from './error';
 import { updateKind } from './update';
 import { usageView } from './usage';
 
@@ -16,7 +16,7 @@ describe('typed views keep the raw value beside what they read', () => {
   });
 
   it('errors: code, message and data from an agent error, an SDK error or nothing at all', () => {
-    expect(acpErrorView({ code: AUTH_REQUIRED, message: 'Sign in', data: { x: 1 } })).toMatchObject({ code: -32000, message: 'Sign in', data: { x: 1 } });
+    expect(acpErrorView({ code: -32000, message: 'Sign in', data: { x: 1 } })).toMatchObject({ code: -32000, message: 'Sign in', data: { x: 1 } });
     expect(acpErrorView(Object.assign(new Error('boom'), { code: -32601 }))).toMatchObject({ code: -32601, message: 'boom' });
     expect(acpErrorView('closed')).toEqual({ code: null, message: null, data: undefined, raw: 'closed' });
     expect(acpErrorView({ code: '-32000' }).code).toBeNull();

@@ -6,9 +6,6 @@ import type { ContentBlock, RawObject, SessionEvent } from './events';
 import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';
 import { emptySession, type PlanEntryItem, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
 
-// The lists of known values live in one place (src-shared/acp/known.ts); re-exported for old imports.
-export { KNOWN_TOOL_KINDS, KNOWN_TOOL_STATUSES, KNOWN_UPDATE_KINDS } from '../acp/known';
-
 /**
  * Applies a batch of events to a session's state and returns the new state.
  *

@@ -5,6 +5,7 @@ import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
 import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
+import { claudeRootEnv } from './quirks/claudeCodeAcp';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -154,7 +155,8 @@ export class AgentManager {
   launchSpec(agentId: string): LaunchSpec | undefined {
     const launch = this.find(agentId)?.launch;
     if (!launch) return undefined;
-    return { ...launch, args: [...launch.args], env: { ...launch.env, ...readAgentEnv(this.secrets, agentId) } };
+    const env = { ...launch.env, ...readAgentEnv(this.secrets, agentId) };
+    return { ...launch, args: [...launch.args], env: { ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0), ...env } };
   }
 
   /** What the agent said at its last `initialize` (capabilities survive the process). */

@@ -40,3 +40,23 @@ export function legacyTerminalAuth(method: RawObject): LegacyTerminalAuth | null
     ...(typeof label === 'string' ? { label } : {}),
   };
 }
+
+/**
+ * Claude's ACP adapters (`@zed-industries/claude-code-acp`, `@agentclientprotocol/claude-agent-acp`)
+ * start Claude Code with the "bypass permissions" mode available, and Claude Code refuses that
+ * as root unless `IS_SANDBOX=1` ("--dangerously-skip-permissions cannot be used with root/sudo
+ * privileges", `startupFailureReason: "bypass_root"`): the agent exits before `initialize`.
+ * Only when the app itself runs as root (containers, root shells) it starts them with
+ * `IS_SANDBOX=1`, unless the person set the variable; the mode the session starts in is
+ * unchanged. A normal user's environment is left as it is.
+ */
+export function claudeRootEnv(
+  agentId: string,
+  launch: { command: string; args: string[]; env: Record<string, string> },
+  isRoot: boolean,
+  hostEnv: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  if (!isRoot || 'IS_SANDBOX' in launch.env || hostEnv.IS_SANDBOX !== undefined) return {};
+  const named = [agentId, launch.command, ...launch.args].some((part) => /claude-(code|agent)-acp/i.test(part));
+  return named ? { IS_SANDBOX: '1' } : {};
+}

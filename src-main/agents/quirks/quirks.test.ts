@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposer, makeCore } from '../../testing/coreHarness';
+import { claudeRootEnv } from './claudeCodeAcp';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -60,6 +61,16 @@ describe("real agents' wire shapes", () => {
     const other = await h.newSession('fixture');
     await h.prompt(other, 'read hello.txt');
     expect(h.agentText(other)).toContain('Read failed: Cannot read');
+  });
+
+  it('Claude adapters started by an app running as root get IS_SANDBOX=1 (else they exit with "bypass_root"); a normal user, other agents and a set value are left alone', () => {
+    const npx = { command: 'npx', args: ['@zed-industries/claude-code-acp@0.16.2'], env: {} };
+    expect(claudeRootEnv('claude-code-acp', npx, true, {})).toEqual({ IS_SANDBOX: '1' });
+    expect(claudeRootEnv('my-claude', { command: '/x/node_modules/.bin/claude-agent-acp', args: [], env: {} }, true, {})).toEqual({ IS_SANDBOX: '1' });
+    expect(claudeRootEnv('claude-code-acp', npx, false, {})).toEqual({});
+    expect(claudeRootEnv('claude-code-acp', { ...npx, env: { IS_SANDBOX: '0' } }, true, {})).toEqual({});
+    expect(claudeRootEnv('claude-code-acp', npx, true, { IS_SANDBOX: '' })).toEqual({});
+    expect(claudeRootEnv('gemini', { command: 'gemini', args: ['--acp'], env: {} }, true, {})).toEqual({});
   });
 
   it('Gemini: the empty-subject marker "****" is removed from thought chunks (Gemini only)', async () => {

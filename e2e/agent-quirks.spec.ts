@@ -5,7 +5,7 @@ import { expect, openApp, send, startSession, test, transcript, waitIdle } from 
 
 /** Issue 13: the fixture agent speaks each real agent's exact wire shapes; the cards must read right. */
 test.describe("real agents' shapes", () => {
-  test('Claude Code: a command line without args runs in the shell and its card shows the output; a failing one says Failed, not Done; tool text is Markdown', async ({
+  test('Claude Code: a command line without args runs in the shell and its card shows the output; a failing one says Failed, not Done; tool text is Markdown that keeps its lines', async ({
     page,
     host,
     problems,
@@ -34,6 +34,11 @@ test.describe("real agents' shapes", () => {
     const md = log.getByRole('article', { name: 'Tool call: Read notes' });
     await expect(md.locator('pre code')).toHaveText('markdown-fenced output');
     await expect(md.getByText('```console')).toHaveCount(0);
+    // Plain tool text keeps its lines (Qwen's shell result): Markdown must not join them into one.
+    await send(page, 'qwenshell');
+    await waitIdle(page);
+    const qwen = log.getByRole('article', { name: 'Tool call: Shell: echo shell-ok && cat hello.txt' }).getByLabel('Tool output');
+    expect(await qwen.innerText()).toContain('Output: shell-ok\nHELLO\nError: (none)\nExit Code: 0');
     await bad.scrollIntoViewIfNeeded();
     await shot(page, 'quirks-claude-shell');
     expect(problems).toEqual([]);

@@ -244,12 +244,15 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
       await page.getByRole('button', { name: 'Stop' }).click({ timeout: 15_000 });
     } catch (error) {
       // Seen with Codex: the button is there but a click does not land; the same command by keyboard.
-      how = `the Stop button could not be clicked (${
-        (error as Error).message
-          .split('\n')
-          .find((l) => /-\s/.test(l))
-          ?.trim() ?? 'timeout'
-      }), Esc used`;
+      // The call log's last lines say why (not visible, not stable, another element on top…).
+      const why = (error as Error).message
+        .split('\n')
+        .filter((l) => /^\s+-\s/.test(l))
+        .slice(-3)
+        .map((l) => l.trim())
+        .join(' ');
+      const stopButtons = await page.getByRole('button', { name: 'Stop' }).count();
+      how = `the Stop button could not be clicked (${why || 'timeout'}; ${stopButtons} Stop button(s) in the page, status "${await status.textContent()}"), Esc used`;
       await page.getByRole('textbox', { name: 'Message' }).press('Escape');
     }
     try {

@@ -1,5 +1,8 @@
 /**
- * Quirk: Claude Code's ACP adapter (`@zed-industries/claude-code-acp`, 0.16 in the registry
+ * Claude's ACP adapters: the `_meta["terminal-auth"]` sign-in of the older adapter, and
+ * `IS_SANDBOX=1` when the app runs as root (they refuse to start as root without it).
+ *
+ * Claude Code's ACP adapter (`@zed-industries/claude-code-acp`, 0.16 in the registry
  * snapshot) predates terminal auth methods (`type: "terminal"`, rfds-auth-methods). Its one
  * method, `claude-login`, has no type, and `authenticate` answers "Method not implemented".
  * When the client declares `clientCapabilities._meta["terminal-auth"]` (Zed's extension), the

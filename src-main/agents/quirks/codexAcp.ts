@@ -1,5 +1,8 @@
 /**
- * Quirk: Codex's ACP adapter (`@zed-industries/codex-acp`) runs commands itself and shows them
+ * Codex: command output in the same xterm view as the app's terminals, from `_meta.terminal_*`
+ * updates or, in 0.16, from the completed call's `rawOutput` (its only copy of the output).
+ *
+ * Codex's ACP adapter (`@zed-industries/codex-acp`) runs commands itself and shows them
  * as a terminal content block for a terminal the client never created, naming it in
  * `_meta.terminal_info: { terminal_id, cwd }`. The output streams in tool-call updates as
  * `_meta.terminal_output_delta: { terminal_id, data }` (older versions: `terminal_output`), and

@@ -1,5 +1,8 @@
 /**
- * Quirk: Gemini CLI (`@google/gemini-cli --experimental-acp` / `--acp`) sends each thought chunk
+ * Gemini CLI: the `****` thought marker is removed, its key sign-in asks for `GEMINI_API_KEY`,
+ * and a file missing in the workspace reads as empty (its ACP layer cannot see a not-found error).
+ *
+ * Gemini CLI (`@google/gemini-cli --experimental-acp` / `--acp`) sends each thought chunk
  * as `**<subject>**\n<text>`; with an empty subject every chunk begins with `"****\n"`, which
  * shows as raw asterisks (or a rule) in the thought. The marker is removed from thought chunks.
  */

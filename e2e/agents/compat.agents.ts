@@ -237,8 +237,11 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
     await toLatest();
     await page.getByRole('textbox', { name: 'Message' }).fill(`Keep going ${marker('slow')}`);
     await page.getByRole('button', { name: 'Send' }).click();
+    const sent = Date.now();
     await toLatest();
     await expect(log.getByText(/Working/).last()).toBeVisible({ timeout: 60_000 });
+    // What the page showed when the streamed text appeared, to tell a missing button from a slow page.
+    const seen = `"Working" shown after ${((Date.now() - sent) / 1000).toFixed(1)} s with status "${await status.textContent()}" and ${await page.getByRole('button', { name: 'Stop' }).count()} Stop button(s)`;
     let how = '';
     try {
       await page.getByRole('button', { name: 'Stop' }).click({ timeout: 15_000 });
@@ -246,13 +249,14 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
       // Seen with Codex: the button is there but a click does not land; the same command by keyboard.
       // The call log's last lines say why (not visible, not stable, another element on top…).
       const why = (error as Error).message
+        .replace(/\u001b\[\d+m/g, '')
         .split('\n')
         .filter((l) => /^\s+-\s/.test(l))
         .slice(-3)
         .map((l) => l.trim())
         .join(' ');
       const stopButtons = await page.getByRole('button', { name: 'Stop' }).count();
-      how = `the Stop button could not be clicked (${why || 'timeout'}; ${stopButtons} Stop button(s) in the page, status "${await status.textContent()}"), Esc used`;
+      how = `the Stop button could not be clicked (${why || 'timeout'}; then ${stopButtons} Stop button(s), status "${await status.textContent()}"; ${seen}), Esc used`;
       await page.getByRole('textbox', { name: 'Message' }).press('Escape');
     }
     try {

@@ -6,7 +6,6 @@ import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/se
 import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
 import { claudeRootEnv } from './quirks/claudeCodeAcp';
-import { geminiShellDefaultsEnv } from './quirks/geminiCli';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -40,8 +39,6 @@ export interface AgentManagerOptions {
   onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
   /** How agents are started (default: a process; unit tests run the fixture agent in-process). */
   startAgent?: StartAgent;
-  /** The app's data folder: files some agents are pointed at (quirks/geminiCli.ts). */
-  dataDir?: string;
 }
 
 /**
@@ -159,11 +156,7 @@ export class AgentManager {
     const launch = this.find(agentId)?.launch;
     if (!launch) return undefined;
     const env = { ...launch.env, ...readAgentEnv(this.secrets, agentId) };
-    const quirks = {
-      ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0),
-      ...geminiShellDefaultsEnv(agentId, { ...launch, env }, this.options.dataDir),
-    };
-    return { ...launch, args: [...launch.args], env: { ...quirks, ...env } };
+    return { ...launch, args: [...launch.args], env: { ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0), ...env } };
   }
 
   /** What the agent said at its last `initialize` (capabilities survive the process). */

@@ -39,7 +39,6 @@ export function createCore(options: AppCoreOptions): AppCore {
     initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
     secrets: options.secrets,
     startAgent: options.startAgent,
-    dataDir: options.dataDir,
     onChange: changed,
     onExit: (agentId, info, tail) => {
       logWarn(`${agentId}: ${describeExit(info, tail)}`);

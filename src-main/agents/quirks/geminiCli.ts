@@ -1,14 +1,11 @@
 /**
- * Gemini CLI: the `****` thought marker is removed, its key sign-in asks for `GEMINI_API_KEY`, a
- * file missing in the workspace reads as empty (its ACP layer cannot see a not-found error), and
- * it runs commands without a pty so their output reaches the card.
+ * Gemini CLI: the `****` thought marker is removed, its key sign-in asks for `GEMINI_API_KEY`,
+ * and a file missing in the workspace reads as empty (its ACP layer cannot see a not-found error).
  *
  * Gemini CLI (`@google/gemini-cli --experimental-acp` / `--acp`) sends each thought chunk
  * as `**<subject>**\n<text>`; with an empty subject every chunk begins with `"****\n"`, which
  * shows as raw asterisks (or a rule) in the thought. The marker is removed from thought chunks.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { RawObject } from '../../../src-shared/session/events';
 
 export function isGemini(agentId: string): boolean {
@@ -44,39 +41,4 @@ export const API_KEY_VARIABLES: Record<string, string> = { google: 'GEMINI_API_K
  */
 export function missingFileReadsEmpty(agentId: string, error: unknown, insideWorkspace: boolean): boolean {
   return isGemini(agentId) && insideWorkspace && (error as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
-/**
- * Gemini CLI (0.61) sends no shell output over ACP: with its interactive shell (node-pty, the
- * default) the shell tool's display is an array of styled lines, and its ACP layer keeps only a
- * string or a file diff, so the card stays empty (`"content":[]`, no `rawOutput`). With
- * `tools.shell.enableInteractiveShell: false` it runs commands without a pty and sends the output
- * as text. ACP gives the person no way to type into that pty anyway, so the app starts Gemini with
- * that value as a *system default* (`GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, Gemini's lowest-precedence
- * settings layer): the person's own settings still win. Not done when the variable is set already
- * or the machine has a system-defaults file of its own (`systemDefaultsFile`), which would be hidden.
- */
-export function geminiShellDefaultsEnv(
-  agentId: string,
-  launch: { command: string; args: string[]; env: Record<string, string> },
-  dataDir: string | undefined,
-  hostEnv: NodeJS.ProcessEnv = process.env,
-  systemDefaultsFile: string = defaultSystemDefaultsFile(),
-): Record<string, string> {
-  const named = isGemini(agentId) || [launch.command, ...launch.args].some((part) => /@google\/gemini-cli|(^|[\\/])gemini(\.cmd|\.exe)?$/i.test(part));
-  if (!named || !dataDir) return {};
-  if ('GEMINI_CLI_SYSTEM_DEFAULTS_PATH' in launch.env || hostEnv.GEMINI_CLI_SYSTEM_DEFAULTS_PATH !== undefined || existsSync(systemDefaultsFile)) return {};
-  const file = join(dataDir, 'agent-quirks', 'gemini-system-defaults.json');
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ tools: { shell: { enableInteractiveShell: false } } }, null, 2)}\n`);
-  return { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: file };
-}
-
-/** Where Gemini looks for system defaults when the variable is not set (its `getSystemDefaultsPath`). */
-function defaultSystemDefaultsFile(): string {
-  const settings = process.env.GEMINI_CLI_SYSTEM_SETTINGS_PATH;
-  if (settings) return join(dirname(settings), 'system-defaults.json');
-  if (process.platform === 'darwin') return '/Library/Application Support/GeminiCli/system-defaults.json';
-  if (process.platform === 'win32') return 'C:\\ProgramData\\gemini-cli\\system-defaults.json';
-  return '/etc/gemini-cli/system-defaults.json';
 }

@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposer, makeCore } from '../../testing/coreHarness';
 import { claudeRootEnv } from './claudeCodeAcp';
-import { geminiShellDefaultsEnv } from './geminiCli';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -73,19 +71,6 @@ describe("real agents' wire shapes", () => {
     expect(claudeRootEnv('claude-code-acp', { ...npx, env: { IS_SANDBOX: '0' } }, true, {})).toEqual({});
     expect(claudeRootEnv('claude-code-acp', npx, true, { IS_SANDBOX: '' })).toEqual({});
     expect(claudeRootEnv('gemini', { command: 'gemini', args: ['--acp'], env: {} }, true, {})).toEqual({});
-  });
-
-  it("Gemini is started with a system default that runs commands without a pty (else it sends no shell output); the person's settings and other agents are left alone", () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'acp-data-'));
-    const none = join(dataDir, 'no-such-system-defaults.json');
-    const gemini = { command: 'npx', args: ['@google/gemini-cli@0.61.0', '--acp'], env: {} };
-    const env = geminiShellDefaultsEnv('gemini', gemini, dataDir, {}, none);
-    expect(JSON.parse(readFileSync(env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH, 'utf8'))).toEqual({ tools: { shell: { enableInteractiveShell: false } } });
-    expect(geminiShellDefaultsEnv('my-agent', { command: '/x/node_modules/.bin/gemini', args: ['--acp'], env: {} }, dataDir, {}, none)).toEqual(env);
-    // A system-defaults file of the machine's own, or the variable set by the person: not hidden.
-    expect(geminiShellDefaultsEnv('gemini', gemini, dataDir, {}, env.GEMINI_CLI_SYSTEM_DEFAULTS_PATH)).toEqual({});
-    expect(geminiShellDefaultsEnv('gemini', gemini, dataDir, { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: '/etc/x.json' }, none)).toEqual({});
-    expect(geminiShellDefaultsEnv('qwen-code', { command: 'qwen', args: ['--acp'], env: {} }, dataDir, {}, none)).toEqual({});
   });
 
   it('Gemini: the empty-subject marker "****" is removed from thought chunks (Gemini only)', async () => {

@@ -44,7 +44,11 @@ test.describe("real agents' shapes", () => {
     expect(problems).toEqual([]);
   });
 
-  test("Codex: an agent-side terminal's streamed output and exit code show in the xterm view", async ({ page, host, problems }) => {
+  test("Codex: an agent-side terminal's streamed output and exit code show in the xterm view, and output only in rawOutput too", async ({
+    page,
+    host,
+    problems,
+  }) => {
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
     await send(page, 'codexterm 2');
@@ -55,6 +59,14 @@ test.describe("real agents' shapes", () => {
     await expect(term.locator('.xterm-rows')).toContainText('codex-out line 1');
     await expect(term.locator('.xterm-rows')).toContainText('codex green');
     await expect(term.getByRole('status')).toHaveText(/Exited with code 2/);
+    // Codex 0.16: the output only in the completed update's rawOutput shows in a terminal on the card.
+    await send(page, 'codexrawout 0');
+    await waitIdle(page);
+    const raw = transcript(page).getByRole('article', { name: 'Tool call: Read hello.txt' });
+    const rawTerm = raw.getByRole('region', { name: 'Terminal: echo shell-ok && cat hello.txt' });
+    await expect(rawTerm.locator('.xterm-rows')).toContainText('shell-ok');
+    await expect(rawTerm.locator('.xterm-rows')).toContainText('HELLO');
+    await expect(rawTerm.getByRole('status')).toHaveText(/Exited with code 0/);
     await shot(page, 'quirks-codex-terminal');
     expect(problems).toEqual([]);
   });

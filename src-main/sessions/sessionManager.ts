@@ -273,17 +273,14 @@ export class SessionManager {
   async setConfig(sessionId: string, configId: string, value: string | boolean): Promise<void> {
     const session = this.get(sessionId);
     const connection = await this.connect(session);
-    const params: RawObject = { sessionId: session.acpSessionId, configId, value };
-    // Boolean options carry the `type` discriminator (rfds-boolean-config-option).
-    if (typeof value === 'boolean') params.type = 'boolean';
-    const result = await connection.request<RawObject>('session/set_config_option', params, { timeoutMs: 30_000 });
-    if (Array.isArray(result?.configOptions)) session.record({ kind: 'config.options', configOptions: result.configOptions });
+    const configOptions = await connection.setConfigOption(session.acpSessionId!, configId, value);
+    if (configOptions) session.record({ kind: 'config.options', configOptions });
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {
     const session = this.get(sessionId);
     const connection = await this.connect(session);
-    await connection.request('session/set_mode', { sessionId: session.acpSessionId, modeId }, { timeoutMs: 30_000 });
+    await connection.setMode(session.acpSessionId!, modeId);
     session.record({ kind: 'mode.changed', modeId });
   }
 

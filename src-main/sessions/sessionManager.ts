@@ -284,6 +284,14 @@ export class SessionManager {
     session.record({ kind: 'mode.changed', modeId });
   }
 
+  /** Stops a terminal the agent runs, or one tool call, where the agent offers that. */
+  async cancelAgentWork(sessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void> {
+    const session = this.get(sessionId);
+    const connection = session.connection;
+    if (!connection || !session.acpSessionId) throw new ProtocolError('The agent is not connected, so there is nothing to stop.');
+    await connection.cancelAgentWork(session.acpSessionId, work);
+  }
+
   terminalInput(sessionId: string, terminalId: string, data: string): void {
     this.get(sessionId).terminals.get(terminalId)?.write(data);
   }

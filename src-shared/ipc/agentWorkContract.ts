@@ -2,10 +2,8 @@ import { z } from 'zod';
 import { request } from './define';
 
 /**
- * Cancelling work the agent owns (ACP v2 `terminal/cancel`, `tool_call/cancel`), offered only
- * where the agent advertises `capabilities.cancel`. Ready to spread into `contract.ts` once the
- * session layer serves them (docs/ARCHITECTURE.md, "Protocol versions"); until then the renderer's calls are
- * answered "unknown request".
+ * Cancelling work the agent owns (its terminals, one tool call), offered only where the agent
+ * advertises `capabilities.cancel` on that terminal or tool call. Spread into `contract.ts`.
  */
 const id = z.string().min(1).max(200);
 

@@ -204,3 +204,27 @@ describe.each(['v1', 'auto'] as const)('the v1 fixture agent under protocol "%s"
     expect(h.state(sessionId).status).toBe('idle');
   });
 });
+
+describe('the same conversation in ACP v1 and v2', () => {
+  it('the v1 fixture under v1 and the v2 fixture under auto leave the same transcript, plan and status', async () => {
+    const h = v2Core([], 'auto', 'v1');
+    const visible = (sessionId: string) => {
+      const state = h.state(sessionId);
+      return {
+        status: state.status,
+        plan: state.plan,
+        // Entry ids (`session:seq`) differ: v2 sends more events (state snapshots).
+        // The turn's id is random per turn.
+        entries: state.entries.map(({ id: _id, ...entry }) => (entry.kind === 'user' ? { ...entry, turnId: 'the turn' } : entry)),
+      };
+    };
+    const v1Session = await h.newSession('fixture');
+    const v2Session = await h.newSession('v2');
+    await h.prompt(v1Session, 'tour');
+    await h.prompt(v2Session, 'tour');
+    expect(h.state(v1Session).protocolVersion).toBe(1);
+    expect(h.state(v2Session).protocolVersion).toBe(2);
+    expect(h.agentText(v2Session)).toContain('**Summary:**');
+    expect(visible(v2Session)).toEqual(visible(v1Session));
+  });
+});

@@ -487,7 +487,8 @@ export class AgentConnection implements AgentLink {
         if (e.code === -32022) throw new ProtocolError(this.mismatch({ type: 'error', code: e.code, message: e.message, data: e.data }), e.code, e.data);
         throw error;
       }
-      if (!isObject(result) || result.protocolVersion !== 1) throw new ProtocolError(this.mismatch({ type: 'answered', protocolVersion: result?.protocolVersion }));
+      if (!isObject(result) || result.protocolVersion !== 1)
+        throw new ProtocolError(this.mismatch({ type: 'answered', protocolVersion: result?.protocolVersion }));
       this.adopt(v1, result, v1.decodeInitialize(result));
       return this.initializeResult!;
     }
@@ -593,7 +594,8 @@ export class AgentConnection implements AgentLink {
     }
     const timeoutMs = how === 'load' ? 120_000 : 60_000;
     const result = await this.request<RawObject>(method, wire, { timeoutMs, owner });
-    if (how === 'new' && (typeof result?.sessionId !== 'string' || !result.sessionId)) throw new ProtocolError('The agent answered session/new without a session id.');
+    if (how === 'new' && (typeof result?.sessionId !== 'string' || !result.sessionId))
+      throw new ProtocolError('The agent answered session/new without a session id.');
     return this.dialect.decodeSession(isObject(result) ? result : {}, typeof params.sessionId === 'string' ? params.sessionId : undefined);
   }
 

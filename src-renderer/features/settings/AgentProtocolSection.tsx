@@ -11,15 +11,23 @@ const LABELS: Record<ProtocolSetting, string> = {
  * Which ACP protocol version the app speaks with each agent (its `protocol` in settings.json).
  * The choice applies the next time the agent starts.
  */
-export function AgentProtocolSection({ text, agents, onChange }: { text: string | null; agents: AgentSummary[]; onChange: (agentId: string, value: ProtocolSetting) => void }) {
+export function AgentProtocolSection({
+  text,
+  agents,
+  onChange,
+}: {
+  text: string | null;
+  agents: AgentSummary[];
+  onChange: (agentId: string, value: ProtocolSetting) => void;
+}) {
   const settings = text === null ? null : parseSettings(text).settings;
   const runnable = agents.filter((agent) => agent.runnable);
   return (
     <section className="settings-section" aria-labelledby="protocol-heading">
       <h2 id="protocol-heading">Agent protocol</h2>
       <p className="muted small">
-        The ACP version to speak with each agent. Version 2 is a draft; “Automatic” offers it and falls back to version 1. A change applies the next time
-        the agent starts (Restart the agent to apply it now).
+        The ACP version to speak with each agent. Version 2 is a draft; “Automatic” offers it and falls back to version 1. A change applies the next time the
+        agent starts (Restart the agent to apply it now).
       </p>
       {runnable.length === 0 ? (
         <p className="muted">No installed agents.</p>

@@ -139,6 +139,42 @@ describe('ACP v2 through the session layer (protocol "auto")', () => {
   });
 });
 
+describe('ACP v2 session setup and options', () => {
+  it('MCP servers go in the v2 shape (stdio with its type), and a config option is set by configId with its value type', async () => {
+    const log = logFile();
+    const h = harnesses.track(
+      makeCore(
+        [],
+        {
+          agentOverrides: { v2: { protocol: 'auto' } },
+          mcpServers: [
+            { name: 'files', command: 'mcp-files', args: ['--root', '/w'], env: { A: '1' } },
+            { name: 'remote', type: 'sse', url: 'http://localhost:9/sse', headers: {} },
+          ],
+        },
+        { agents: [{ id: 'v2', name: 'Fixture v2', command: process.execPath, args: [V2_FIXTURE, '--delay', '1', '--log', log] }] },
+      ),
+    );
+    const sessionId = await h.newSession('v2');
+    const received = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as RawObject);
+    const setup = received.find((message) => message.method === 'session/new')!.params as RawObject;
+    // v2 has no SSE transport: that server is left out.
+    expect(setup.mcpServers).toEqual([{ type: 'stdio', name: 'files', command: 'mcp-files', args: ['--root', '/w'], env: [{ name: 'A', value: '1' }] }]);
+    expect(h.state(sessionId).configOptions.map((option) => option.id)).toEqual(['model']);
+    await h.core.handlers['config.set']({ sessionId, configId: 'model', value: 'smart' });
+    const set = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as RawObject)
+      .find((message) => message.method === 'session/set_config_option')!.params as RawObject;
+    expect(set).toMatchObject({ configId: 'model', type: 'id', value: 'smart' });
+    await h.waitFor(() => h.state(sessionId).configOptions[0]?.currentValue === 'smart', 'the new value');
+  });
+});
+
 describe('negotiation fallbacks through the session layer', () => {
   it('a router agent with v2 turned off gets a v1 initialize again on the same process, carrying every v1 capability', async () => {
     const log = logFile();

@@ -68,7 +68,7 @@ export class HistoryService {
     this.sessionsDir = join(options.dataDir, 'sessions');
     this.drafts = new DraftsStore(options.dataDir);
     this.catalog = new SessionCatalog(options.dataDir);
-    this.search = new SearchIndex(options.dataDir);
+    this.search = new SearchIndex(options.dataDir, undefined, undefined, (message) => options.notice('warning', message));
     if (this.drafts.error) options.notice('warning', `Unsent drafts could not be read and were reset (${this.drafts.error}).`);
   }
 

@@ -21,7 +21,7 @@ type SessionRows =
   | 'terminal.input'
   | 'terminal.resize'
   | 'terminal.cancel'
-  | 'toolCall.cancel'
+  | 'tool.cancel'
   | 'auth.start'
   | 'agent.restart'
   | 'agent.stderr'
@@ -103,7 +103,7 @@ export function sessionHandlers({ sessions, agents, tabs, changed }: SessionHand
       await sessions.cancelAgentWork(sessionId, { terminalId });
       return { ok: true };
     },
-    'toolCall.cancel': async ({ sessionId, toolCallId }) => {
+    'tool.cancel': async ({ sessionId, toolCallId }) => {
       await sessions.cancelAgentWork(sessionId, { toolCallId });
       return { ok: true };
     },

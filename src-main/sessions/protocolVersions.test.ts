@@ -101,6 +101,17 @@ describe('ACP v2 through the session layer (protocol "auto")', () => {
     expect(h.tool(sessionId, 'tc-t')?.status).toBe('canceled');
   });
 
+  it("a tool call's Cancel reaches the agent (tool_call/cancel): the call ends cancelled and loses the offer", async () => {
+    const h = v2Core([], 'auto');
+    const sessionId = await h.newSession('v2');
+    await h.send(sessionId, 'canceltool');
+    await h.waitFor(() => h.tool(sessionId, 'tc-c')?.capabilities !== undefined, 'the cancellable call');
+    await h.core.handlers['tool.cancel']({ sessionId, toolCallId: 'tc-c' });
+    await h.waitFor(() => h.tool(sessionId, 'tc-c')?.status === 'canceled', 'the call to end cancelled');
+    expect(h.tool(sessionId, 'tc-c')?.capabilities).toBeUndefined();
+    await h.waitFor(() => h.lastStop(sessionId) !== undefined, 'the turn to end');
+  });
+
   it('an idle with error -32000 asks the person to sign in, and the message goes again after signing in', async () => {
     const h = v2Core(['--auth'], 'auto');
     const sessionId = await h.newSession('v2');

@@ -12,7 +12,7 @@ export const agentWorkRequests = {
     z.object({ sessionId: id, terminalId: id }).strict(),
     'Stop a terminal the agent runs (only when it advertises cancel).',
   ),
-  'toolCall.cancel': request<{ ok: true }>()(z.object({ sessionId: id, toolCallId: id }).strict(), 'Cancel one tool call (only when it advertises cancel).'),
+  'tool.cancel': request<{ ok: true }>()(z.object({ sessionId: id, toolCallId: id }).strict(), 'Cancel one tool call (only when it advertises cancel).'),
 };
 
 export type AgentWorkRequest = keyof typeof agentWorkRequests;

@@ -6,5 +6,5 @@ export function cancelAgentTerminal(sessionId: string, terminalId: string): Prom
 }
 
 export function cancelToolCall(sessionId: string, toolCallId: string): Promise<unknown> {
-  return run(bridge.request('toolCall.cancel', { sessionId, toolCallId }));
+  return run(bridge.request('tool.cancel', { sessionId, toolCallId }));
 }

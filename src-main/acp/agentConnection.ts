@@ -1,5 +1,6 @@
 // Over 400 lines on purpose: the SDK-backed AgentLink keeps the whole wire boundary in one place (the
-// raw tap, the list of what the SDK drops, requests with their timeouts, the client methods it serves).
+// raw tap, the list of what the SDK drops, requests with their timeouts, the client methods it serves,
+// the protocol negotiation, and the session methods each version's dialect encodes).
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import type * as acp2 from '@agentclientprotocol/sdk/experimental/v2/unstable';
 import type { SessionEventBody } from '../../src-shared/session/events';

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
 import type { ProtocolSetting } from '../../src-shared/settings';
@@ -6,6 +7,7 @@ import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
 import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
+import { claudeRootEnv } from './quirks/claudeCodeAcp';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -101,14 +103,19 @@ export class AgentManager {
     return runtime?.status === 'ready' ? runtime.connection : undefined;
   }
 
-  /** The running, initialized connection to an agent, starting it if needed. */
-  ensureRunning(agentId: string): Promise<AgentLink> {
+  /**
+   * The running, initialized connection to an agent, starting it if needed. A process started
+   * now runs in `cwd`, the workspace of the session that needs it (as Zed starts agents in the
+   * project): some agents use their own working directory, not the session's `cwd` (Gemini CLI
+   * runs its shell commands there). Later sessions of other folders share the process.
+   */
+  ensureRunning(agentId: string, cwd?: string): Promise<AgentLink> {
     const existing = this.runtimes.get(agentId);
     if (existing && existing.status !== 'error') return existing.ready;
     const agent = this.find(agentId);
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
-    const launch = this.launchSpec(agentId)!;
+    const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
     const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent, {
       protocol: this.options.protocol?.(agentId) ?? 'v1',
       agent: { name: agent.name, id: agentId },
@@ -160,7 +167,8 @@ export class AgentManager {
   launchSpec(agentId: string): LaunchSpec | undefined {
     const launch = this.find(agentId)?.launch;
     if (!launch) return undefined;
-    return { ...launch, args: [...launch.args], env: { ...launch.env, ...readAgentEnv(this.secrets, agentId) } };
+    const env = { ...launch.env, ...readAgentEnv(this.secrets, agentId) };
+    return { ...launch, args: [...launch.args], env: { ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0), ...env } };
   }
 
   /** What the agent said at its last `initialize` (capabilities survive the process). */
@@ -198,4 +206,12 @@ export class AgentManager {
 
 function isRawObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,7 @@ import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/agentConnection';
 import { applyUpdateQuirks } from '../agents/quirks';
+import { missingFileReadsEmpty } from '../agents/quirks/geminiCli';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
@@ -120,6 +121,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       try {
         return { content: readTextFile(params.path, params.line, params.limit) };
       } catch (error) {
+        if (missingFileReadsEmpty(agentId, error, isInsideRoots(params.path, session.roots))) return { content: '' };
         throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, -32002);
       }
     },

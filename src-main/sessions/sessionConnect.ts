@@ -56,7 +56,7 @@ export function setupParams(where: { cwd: string; additionalDirectories?: string
 }
 
 async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink> {
-  const connection = await deps.agents.ensureRunning(session.agentId);
+  const connection = await deps.agents.ensureRunning(session.agentId, session.fold().cwd ?? undefined);
   const previous = session.acpSessionId;
   const state = session.fold();
   if (session.roots.length > 1 && !connection.supportsSession('additionalDirectories') && !session.toldNoAdditionalDirs) {

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
+import type { ProtocolSetting } from '../../src-shared/settings';
 import { AgentConnection, describeExit, type ClientSide } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
@@ -40,6 +41,8 @@ export interface AgentManagerOptions {
   onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
   /** How agents are started (default: a process; unit tests run the fixture agent in-process). */
   startAgent?: StartAgent;
+  /** Which ACP protocol versions to speak with an agent (its `protocol` setting; default `v1`). */
+  protocol?: (agentId: string) => ProtocolSetting;
 }
 
 /**
@@ -113,7 +116,10 @@ export class AgentManager {
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
     const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
-    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent);
+    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent, {
+      protocol: this.options.protocol?.(agentId) ?? 'v1',
+      agent: { name: agent.name, id: agentId },
+    });
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {
       try {

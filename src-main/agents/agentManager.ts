@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
+import type { ProtocolSetting } from '../../src-shared/settings';
 import { AgentConnection, describeExit, type ClientSide } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
@@ -7,6 +9,8 @@ import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
 import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
 import { obj } from '../../src-shared/acp/read';
+import { claudeRootEnv } from './quirks/claudeCodeAcp';
+import { logUnlessMissing } from '../log/mainLog';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -40,6 +44,8 @@ export interface AgentManagerOptions {
   onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
   /** How agents are started (default: a process; unit tests run the fixture agent in-process). */
   startAgent?: StartAgent;
+  /** Which ACP protocol versions to speak with an agent (its `protocol` setting; default `v1`). */
+  protocol?: (agentId: string) => ProtocolSetting;
 }
 
 /**
@@ -98,15 +104,23 @@ export class AgentManager {
     return runtime?.status === 'ready' ? runtime.connection : undefined;
   }
 
-  /** The running, initialized connection to an agent, starting it if needed. */
-  ensureRunning(agentId: string): Promise<AgentLink> {
+  /**
+   * The running, initialized connection to an agent, starting it if needed. A process started
+   * now runs in `cwd`, the workspace of the session that needs it (as Zed starts agents in the
+   * project): some agents use their own working directory, not the session's `cwd` (Gemini CLI
+   * runs its shell commands there). Later sessions of other folders share the process.
+   */
+  ensureRunning(agentId: string, cwd?: string): Promise<AgentLink> {
     const existing = this.runtimes.get(agentId);
     if (existing && existing.status !== 'error') return existing.ready;
     const agent = this.find(agentId);
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
-    const launch = this.launchSpec(agentId)!;
-    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent);
+    const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
+    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent, {
+      protocol: this.options.protocol?.(agentId) ?? 'v1',
+      agent: { name: agent.name, id: agentId },
+    });
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {
       try {
@@ -155,7 +169,8 @@ export class AgentManager {
   launchSpec(agentId: string): LaunchSpec | undefined {
     const launch = this.find(agentId)?.launch;
     if (!launch) return undefined;
-    return { ...launch, args: [...launch.args], env: { ...launch.env, ...readAgentEnv(this.secrets, agentId) } };
+    const env = { ...launch.env, ...readAgentEnv(this.secrets, agentId) };
+    return { ...launch, args: [...launch.args], env: { ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0), ...env } };
   }
 
   /** What the agent said at its last `initialize` (capabilities survive the process). */
@@ -188,5 +203,14 @@ export class AgentManager {
 
   async stopAll(): Promise<void> {
     await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)));
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch (error) {
+    logUnlessMissing(`Checking whether ${path} is a folder`, error);
+    return false;
   }
 }

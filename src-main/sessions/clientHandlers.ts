@@ -4,6 +4,7 @@ import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/agentConnection';
 import { applyUpdateQuirks } from '../agents/quirks';
+import { missingFileReadsEmpty } from '../agents/quirks/geminiCli';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
@@ -38,7 +39,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
   };
   const ofAgent = () => [...deps.sessions()].filter((session) => session.agentId === agentId);
   return {
-    onSessionUpdate: (acpSessionId, update) => {
+    onSessionUpdate: (acpSessionId, events) => {
       const session = deps.routes.find(agentId, acpSessionId);
       if (!session) {
         if (deps.routes.boundElsewhere(agentId, acpSessionId)) {
@@ -47,12 +48,15 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           return;
         }
         // Agents may send updates (commands, modes) before their `session/new` answer arrives.
-        deps.routes.holdEarly(agentId, acpSessionId, update);
+        for (const event of events) deps.routes.holdEarly(agentId, acpSessionId, event);
         return;
       }
       // History replayed by `session/load` is already in our log: keep the log as the truth.
       if (session.replaying) return;
-      for (const body of applyUpdateQuirks(agentId, session, update, (terminalId) => session.terminals.has(terminalId))) session.record(body);
+      for (const event of events) {
+        if (event.kind !== 'acp.update') session.record(event);
+        else for (const body of applyUpdateQuirks(agentId, session, event.update, (terminalId) => session.terminals.has(terminalId))) session.record(body);
+      }
     },
     onGarbage: (line) => {
       // Shown where someone is looking: a running turn, else a session still connecting.
@@ -75,10 +79,11 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         note: `The agent sent a ${method} request this app could not accept (${String(error.message ?? 'invalid')}); it was answered with an error`,
       });
     },
-    requestPermission: async (raw, signal) => {
+    requestPermission: async (raw, signal, decode) => {
       const session = sessionFor(raw.sessionId);
       const requestId = randomUUID();
-      const toolCall = (raw.toolCall && typeof raw.toolCall === 'object' ? raw.toolCall : {}) as RawObject;
+      // What is asked (the tool call, and the title, explanation and subject when the agent sends them).
+      const { toolCall, title, description, subject } = decode(requestId);
       const options = (Array.isArray(raw.options) ? raw.options : [])
         .filter((option): option is RawObject => typeof option === 'object' && option !== null)
         .map((option) => ({
@@ -87,7 +92,14 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           kind: String(option.kind ?? 'allow_once'),
           ...(option._meta !== undefined ? { _meta: option._meta } : {}),
         }));
-      const request = { kind: 'permission.requested' as const, requestId, toolCall, options, ...(raw._meta !== undefined ? { _meta: raw._meta } : {}) };
+      const request = {
+        kind: 'permission.requested' as const,
+        requestId,
+        toolCall,
+        options,
+        ...(title !== undefined ? { title, description, subject } : {}),
+        ...(raw._meta !== undefined ? { _meta: raw._meta } : {}),
+      };
       // "Always" answered before for this agent and tool kind: answer the same way, visibly.
       const remembered = rememberedOption(deps.settings().alwaysAllow, agentId, session.toolKindOf(toolCall), options);
       if (remembered) {
@@ -110,6 +122,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       try {
         return { content: readTextFile(params.path, params.line, params.limit) };
       } catch (error) {
+        if (missingFileReadsEmpty(agentId, error, isInsideRoots(params.path, session.roots))) return { content: '' };
         throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, AcpErrorCode.resourceNotFound);
       }
     },

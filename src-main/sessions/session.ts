@@ -169,6 +169,8 @@ export class Session {
 
   private async runTurn(turn: Turn, prompt: ContentBlock[]): Promise<void> {
     let ended: { stopReason: string; error?: string; usage?: RawObject | null } | null = null;
+    /** The agent's own report of the turn's end is already in the log. */
+    let endedInLog = false;
     try {
       const connection = await this.host.connect(this);
       if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
@@ -176,6 +178,12 @@ export class Session {
       if (refusal) throw new ProtocolError(refusal);
       const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
       ended = { stopReason: result.stopReason, usage: result.usage };
+      endedInLog = result.endedInLog === true;
+      if (result.error && isAuthRequired(result.error)) {
+        // The turn ended asking for sign-in: sign in, then the message goes again.
+        if (!this.fold().authMethods) this.host.requireAuth(this, result.error.message);
+        this.blocked = () => this.startTurn(prompt);
+      }
     } catch (error) {
       if (turn.abort.signal.aborted) {
         ended = { stopReason: 'cancelled' };
@@ -191,7 +199,7 @@ export class Session {
       if (this.turn === turn) {
         this.turn = null;
         this.cancelPending('turn ended');
-        this.record({ kind: 'turn.ended', turnId: turn.turnId, ...ended! });
+        if (!endedInLog) this.record({ kind: 'turn.ended', turnId: turn.turnId, ...ended! });
         this.nextQueued();
       }
     }
@@ -204,7 +212,7 @@ export class Session {
     for (const queued of this.fold().queue) this.record({ kind: 'prompt.dequeued', queueId: queued.queueId });
     this.cancelPending('cancelled');
     if (!turn) return;
-    if (this.connection && this.acpSessionId) this.connection.notify('session/cancel', { sessionId: this.acpSessionId });
+    if (this.connection && this.acpSessionId) this.connection.cancelTurn(this.acpSessionId);
     // The agent should answer the prompt with `cancelled`; if it never does, stop waiting.
     turn.cancelTimer ??= setTimeout(() => turn.abort.abort(), this.host.cancelGraceMs);
     if (!this.connection) turn.abort.abort();

@@ -59,7 +59,7 @@ export class SignIn {
       switch (method.type) {
         case 'agent': {
           const connection = await agents.ensureRunning(session.agentId);
-          await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000, owner: session.id });
+          await connection.authenticate(methodId, session.id);
           this.succeeded(session, methodId);
           return {};
         }
@@ -104,7 +104,7 @@ export class SignIn {
     // The environment is read when the process starts: restart, then sign in on the new process.
     const affected = this.deps.stopAgentSessions(session.agentId, 'The agent was restarted to sign in.');
     const connection = await agents.restart(session.agentId);
-    await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000, owner: session.id });
+    await connection.authenticate(methodId, session.id);
     this.succeeded(session, methodId, affected);
   }
 

@@ -1,5 +1,7 @@
 /**
- * Quirk: Qwen Code puts the terminal sign-in hint in `_meta` instead of the typed fields
+ * Qwen Code: its `_meta.type: "terminal"` sign-in hint becomes a terminal sign-in method.
+ *
+ * Qwen Code puts the terminal sign-in hint in `_meta` instead of the typed fields
  * (rfds-auth-methods): `{ id: "openai", name: "Use OpenAI API key", _meta: { type: "terminal",
  * args: ["--auth-type=openai"] } }`. Such a method is a `terminal` method: the agent's own
  * command with those args (and `_meta.env`) in an interactive terminal.

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one class owns the MiniSearch index, its per-session documents, saving
+// and loading them, so "the index reflects the logs" is checked in one file.
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@ import { expect, openApp, send, startSession, test, transcript, waitIdle } from 
 
 /** Issue 13: the fixture agent speaks each real agent's exact wire shapes; the cards must read right. */
 test.describe("real agents' shapes", () => {
-  test('Claude Code: a command line without args runs in the shell and its card shows the output; a failing one says Failed, not Done; tool text is Markdown', async ({
+  test('Claude Code: a command line without args runs in the shell and its card shows the output; a failing one says Failed, not Done; tool text is Markdown that keeps its lines', async ({
     page,
     host,
     problems,
@@ -34,12 +34,21 @@ test.describe("real agents' shapes", () => {
     const md = log.getByRole('article', { name: 'Tool call: Read notes' });
     await expect(md.locator('pre code')).toHaveText('markdown-fenced output');
     await expect(md.getByText('```console')).toHaveCount(0);
+    // Plain tool text keeps its lines (Qwen's shell result): Markdown must not join them into one.
+    await send(page, 'qwenshell');
+    await waitIdle(page);
+    const qwen = log.getByRole('article', { name: 'Tool call: Shell: echo shell-ok && cat hello.txt' }).getByLabel('Tool output');
+    expect(await qwen.innerText()).toContain('Output: shell-ok\nHELLO\nError: (none)\nExit Code: 0');
     await bad.scrollIntoViewIfNeeded();
     await shot(page, 'quirks-claude-shell');
     expect(problems).toEqual([]);
   });
 
-  test("Codex: an agent-side terminal's streamed output and exit code show in the xterm view", async ({ page, host, problems }) => {
+  test("Codex: an agent-side terminal's streamed output and exit code show in the xterm view, and output only in rawOutput too", async ({
+    page,
+    host,
+    problems,
+  }) => {
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
     await send(page, 'codexterm 2');
@@ -50,6 +59,14 @@ test.describe("real agents' shapes", () => {
     await expect(term.locator('.xterm-rows')).toContainText('codex-out line 1');
     await expect(term.locator('.xterm-rows')).toContainText('codex green');
     await expect(term.getByRole('status')).toHaveText(/Exited with code 2/);
+    // Codex 0.16: the output only in the completed update's rawOutput shows in a terminal on the card.
+    await send(page, 'codexrawout 0');
+    await waitIdle(page);
+    const raw = transcript(page).getByRole('article', { name: 'Tool call: Read hello.txt' });
+    const rawTerm = raw.getByRole('region', { name: 'Terminal: echo shell-ok && cat hello.txt' });
+    await expect(rawTerm.locator('.xterm-rows')).toContainText('shell-ok');
+    await expect(rawTerm.locator('.xterm-rows')).toContainText('HELLO');
+    await expect(rawTerm.getByRole('status')).toHaveText(/Exited with code 0/);
     await shot(page, 'quirks-codex-terminal');
     expect(problems).toEqual([]);
   });

@@ -34,3 +34,31 @@ test('Stop ends the turn even when the agent never answers', async ({ page, host
   await send(page, 'after the stubborn one');
   await expect(transcript(page).getByText('after the stubborn one').last()).toBeVisible();
 });
+
+test('a diff removed while its worker is still starting raises no error', async ({ page, host }) => {
+  // Monaco's editor worker is held back, so the side panel's diff is still being computed when
+  // Stop removes it (on a loaded machine this happened by chance: "no diff result available").
+  // The first request for the worker bundle is the page's own wrapper module; the second is the
+  // worker fetching its script, and that is the one held.
+  let releaseWorker!: () => void;
+  const workerHeld = new Promise<void>((resolve) => (releaseWorker = resolve));
+  let requests = 0;
+  await page.route(/editor\.worker[^/]*\.js/, async (route) => {
+    if (++requests > 1) await workerHeld;
+    await route.continue();
+  });
+  await openSession(page, host);
+  await send(page, 'permission');
+  const card = page.getByRole('group', { name: 'Permission requested: Edit src/app.ts' });
+  await expect(card).toBeVisible();
+  const sidePanelDiff = page.getByRole('complementary', { name: 'Side panel' }).getByRole('group', { name: /^Diff of / });
+  await expect(sidePanelDiff.locator('.monaco-diff-editor')).toBeVisible();
+  expect(requests, 'the worker is being fetched (and held)').toBe(2);
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(card).toBeHidden();
+  await expect(sidePanelDiff).toHaveCount(0);
+  releaseWorker();
+  await expect(transcript(page).getByText('Stopped', { exact: true })).toBeVisible();
+  // The worker answers the abandoned diff once it has started: wait for the diff still on screen.
+  await expect(page.getByRole('article', { name: 'Tool call: Edit src/app.ts' }).getByLabel(/lines added/)).toBeVisible();
+});

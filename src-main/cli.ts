@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore } from './core/createCore';
 import { defaultDataDir } from './core/dataDir';
 import { startBrowserHost } from './server/browserHost';
+import { hostToken } from './server/hostToken';
 
 const USAGE = `Usage: acp-desktop serve [--host 127.0.0.1] [--port 0] [--token T] [--data-dir DIR] [--cwd DIR]
 
@@ -60,25 +59,6 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-}
-
-/**
- * The access token, kept in the data folder (owner-only) so that restarting `serve` on the same
- * data folder keeps the token: open pages reconnect by themselves and the person's typed text
- * gets sent, where a fresh random token left them stuck on "Connecting…" with 401s forever.
- */
-function hostToken(dataDir: string): string {
-  const file = join(dataDir, 'host-token');
-  try {
-    const saved = readFileSync(file, 'utf8').trim();
-    if (saved.length >= 32) return saved;
-  } catch {
-    // No token yet: make one below.
-  }
-  const token = randomBytes(24).toString('base64url');
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, token, { mode: 0o600 });
-  return token;
 }
 
 void main(process.argv.slice(2));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSettings, protocolFor } from './settings';
+import { parseSettings, protocolFor, withAgentProtocol } from './settings';
 
 describe('parseSettings', () => {
   it('reads custom agents with defaults for args and env', () => {
@@ -56,5 +56,18 @@ describe('per-agent protocol setting', () => {
     expect(protocolFor(settings, 'a')).toBe('v1');
     expect(settings.agentOverrides.gemini?.args).toEqual(['--x']);
     expect(protocolFor(settings, 'gemini')).toBe('v1');
+  });
+
+  it('the protocol chosen in the settings page lands on the custom agent, else in its override, keeping everything else', () => {
+    const json = { agents: [{ id: 'a', name: 'A', command: 'a' }], agentOverrides: { gemini: { args: ['--x'] } }, theme: 'dark', future: 1 };
+    const next = withAgentProtocol(withAgentProtocol(withAgentProtocol(json, 'a', 'auto'), 'gemini', 'v2'), 'codex', 'auto');
+    const { settings, error } = parseSettings(JSON.stringify(next));
+    expect(error).toBeNull();
+    expect(protocolFor(settings, 'a')).toBe('auto');
+    expect(protocolFor(settings, 'gemini')).toBe('v2');
+    expect(protocolFor(settings, 'codex')).toBe('auto');
+    expect(settings.agentOverrides.gemini?.args).toEqual(['--x']);
+    expect(settings.agentOverrides.a).toBeUndefined();
+    expect(next).toMatchObject({ theme: 'dark', future: 1 });
   });
 });

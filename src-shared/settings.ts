@@ -127,3 +127,20 @@ export function parseSettings(text: string): { settings: Settings; error: string
     error: `settings.json has problems (the rest of the file is used): ${describeIssues(result.error)}`,
   };
 }
+
+/**
+ * settings.json (parsed, any shape) with one agent's protocol set: on its custom entry when it
+ * has one (where a person would look for it), else in its override. Everything else is kept.
+ */
+export function withAgentProtocol(json: Record<string, unknown>, agentId: string, protocol: ProtocolSetting): Record<string, unknown> {
+  const agents = Array.isArray(json.agents) ? json.agents : [];
+  const index = agents.findIndex((agent) => typeof agent === 'object' && agent !== null && (agent as { id?: unknown }).id === agentId);
+  if (index >= 0) {
+    const next = [...agents];
+    next[index] = { ...(agents[index] as Record<string, unknown>), protocol };
+    return { ...json, agents: next };
+  }
+  const overrides = typeof json.agentOverrides === 'object' && json.agentOverrides !== null ? (json.agentOverrides as Record<string, unknown>) : {};
+  const current = typeof overrides[agentId] === 'object' && overrides[agentId] !== null ? (overrides[agentId] as Record<string, unknown>) : {};
+  return { ...json, agentOverrides: { ...overrides, [agentId]: { ...current, protocol } } };
+}

@@ -67,8 +67,6 @@ export const AGENTS: CompatAgent[] = [
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_TELEMETRY: '1',
-      // As root (CI containers) Claude Code refuses to start without it: "--dangerously-skip-permissions cannot be used with root".
-      IS_SANDBOX: '1',
     }),
   },
   {
@@ -88,8 +86,6 @@ export const AGENTS: CompatAgent[] = [
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_TELEMETRY: '1',
-      // As root (CI containers) Claude Code refuses to start without it: "--dangerously-skip-permissions cannot be used with root".
-      IS_SANDBOX: '1',
     }),
   },
   {

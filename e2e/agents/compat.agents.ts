@@ -26,6 +26,9 @@ const only = process.env.AGENTS?.split(',')
   .filter(Boolean);
 const selected = AGENTS.filter((agent) => !only?.length || only.includes(agent.id));
 
+// A person's shell does not set it: as root the app must (quirks/claudeCodeAcp.ts), not the machine running the suite.
+delete process.env.IS_SANDBOX;
+
 let unreachable: string | null = null;
 let server: ModelServer;
 test.beforeAll(async () => {
@@ -234,19 +237,26 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
     await toLatest();
     await page.getByRole('textbox', { name: 'Message' }).fill(`Keep going ${marker('slow')}`);
     await page.getByRole('button', { name: 'Send' }).click();
+    const sent = Date.now();
     await toLatest();
     await expect(log.getByText(/Working/).last()).toBeVisible({ timeout: 60_000 });
+    // What the page showed when the streamed text appeared, to tell a missing button from a slow page.
+    const seen = `"Working" shown after ${((Date.now() - sent) / 1000).toFixed(1)} s with status "${await status.textContent()}" and ${await page.getByRole('button', { name: 'Stop' }).count()} Stop button(s)`;
     let how = '';
     try {
       await page.getByRole('button', { name: 'Stop' }).click({ timeout: 15_000 });
     } catch (error) {
       // Seen with Codex: the button is there but a click does not land; the same command by keyboard.
-      how = `the Stop button could not be clicked (${
-        (error as Error).message
-          .split('\n')
-          .find((l) => /-\s/.test(l))
-          ?.trim() ?? 'timeout'
-      }), Esc used`;
+      // The call log's last lines say why (not visible, not stable, another element on top…).
+      const why = (error as Error).message
+        .replace(/\u001b\[\d+m/g, '')
+        .split('\n')
+        .filter((l) => /^\s+-\s/.test(l))
+        .slice(-3)
+        .map((l) => l.trim())
+        .join(' ');
+      const stopButtons = await page.getByRole('button', { name: 'Stop' }).count();
+      how = `the Stop button could not be clicked (${why || 'timeout'}; then ${stopButtons} Stop button(s), status "${await status.textContent()}"; ${seen}), Esc used`;
       await page.getByRole('textbox', { name: 'Message' }).press('Escape');
     }
     try {

@@ -4,7 +4,7 @@
  * step the script chose for the conversation.
  */
 import { expect, test } from '@playwright/test';
-import { FINAL_TEXT, marker, SHELL_COMMAND, THOUGHT } from './model-server/script';
+import { FINAL_TEXT, marker, SECOND_TEXT, SHELL_COMMAND, THOUGHT } from './model-server/script';
 import { startModelServer, type ModelServer } from './model-server/server';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -149,4 +149,21 @@ test('side requests without tools (titles, summaries) get a short plain answer',
   const body = (await response.json()) as Json;
   expect(body.choices[0].message).toMatchObject({ role: 'assistant', content: 'Compat run' });
   expect(body.choices[0].message.tool_calls).toBeUndefined();
+});
+
+test('a user message that holds a stopped prompt and the next one (Claude Code 0.16 merges them) is answered for the latest', async () => {
+  const merged = `Keep going ${marker('slow')}\n\nAnd again ${marker('second')}`;
+  const events = await sse('/v1/messages', {
+    model: 'm',
+    stream: true,
+    max_tokens: 100,
+    messages: [{ role: 'user', content: [{ type: 'text', text: merged }] }],
+    tools: [{ name: 'Bash', input_schema: {} }],
+  });
+  const text = events
+    .map((e) => JSON.parse(e.data) as Json)
+    .filter((d) => d.delta?.type === 'text_delta')
+    .map((d) => d.delta.text)
+    .join('');
+  expect(text).toBe(SECOND_TEXT);
 });

@@ -60,7 +60,7 @@ export function quirkFiles(): { file: string; summary: string }[] {
         .replace(/^Quirk:\s*/i, '')
         .trim();
       const sentence = /^(.*?\.)(\s|$)/.exec(flat)?.[1] ?? flat;
-      return { file, summary: sentence.replace(/\|/g, '\\|').slice(0, 160) };
+      return { file, summary: sentence.replace(/\|/g, '\\|').slice(0, 240) };
     });
 }
 

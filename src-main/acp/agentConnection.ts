@@ -1,12 +1,27 @@
 // Over 400 lines on purpose: the SDK-backed AgentLink keeps the whole wire boundary in one place (the
-// raw tap, the list of what the SDK drops, requests with their timeouts, the client methods it serves).
+// raw tap, the list of what the SDK drops, requests with their timeouts, the client methods it serves,
+// the protocol negotiation, and the session methods each version's dialect encodes).
 import * as acp from '@agentclientprotocol/sdk/unstable';
+import type * as acp2 from '@agentclientprotocol/sdk/experimental/v2/unstable';
+import type { SessionEventBody } from '../../src-shared/session/events';
+import type { McpServerSetting, ProtocolSetting } from '../../src-shared/settings';
 import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../agents/agentProcess';
-import type { AgentLink, PromptOutcome } from './agentLink';
+import type { AgentLink, OpenHow, PromptOutcome } from './agentLink';
+import type { DecodedPermission, DecodedSession, Dialect, UpdateDecoder } from './dialects/dialect';
+import { v1 } from './dialects/v1';
+import { asV1Initialize, type AgentProfile } from './dialects/profile';
+import { negotiate, NegotiationError, sendNotification, sendRequest, type AgentTransport, type SdkClientConnection } from './dialects/negotiate';
+import { startNegotiation, stepNegotiation, type NegotiationInput } from './dialects/negotiation';
 import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
 import { UserError as ProtocolError } from '../errors/errors';
+import { logged } from '../log/mainLog';
+import { capabilitiesOf, hasSessionCapability } from '../../src-shared/acp/agent';
+import { acpErrorView, type AcpErrorView } from '../../src-shared/acp/error';
+import { obj } from '../../src-shared/acp/read';
+import { AcpErrorCode } from '../errors/errors';
+import { KNOWN_ELICITATION_MODES } from '../../src-shared/acp/known';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -51,10 +66,16 @@ type JsonRpcId = string | number | null;
 
 /** What the client side of the protocol does for the agent; implemented by the session layer. */
 export interface ClientSide {
-  /** Every raw `session/update`, in arrival order, called synchronously (order matters). */
-  onSessionUpdate(acpSessionId: string, update: RawObject, notification: RawObject): void;
-  /** `raw` is the request's params exactly as the agent sent them. */
-  requestPermission(raw: RawObject, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  /**
+   * Every `session/update`, in arrival order, called synchronously (order matters), as the
+   * app's events the protocol version's dialect decoded it into (v1: `acp.update`, unchanged).
+   */
+  onSessionUpdate(acpSessionId: string, events: SessionEventBody[], notification: RawObject): void;
+  /**
+   * `raw` is the request's params exactly as the agent sent them; `decode` gives what the
+   * person is asked (tool call, options, title, subject) for the app's request id.
+   */
+  requestPermission(raw: RawObject, signal: AbortSignal, decode: (requestId: string) => DecodedPermission): Promise<acp.RequestPermissionResponse>;
   readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
   createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse>;
@@ -97,22 +118,18 @@ export const CLIENT_CAPABILITIES = {
 const PERMISSION_OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 
 /** Elicitation modes this client can show; others are refused with -32602 (rfds-elicitation). */
-export const ELICITATION_MODES = new Set(['form', 'url']);
+export const ELICITATION_MODES = new Set<string>(KNOWN_ELICITATION_MODES);
 
 /** The user-facing error (`errors/errors.ts`), under the name the rest of main still uses. */
 export { ProtocolError };
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {
-  return (error as { code?: number })?.code === -32000;
+  return acpErrorView(error).code === AcpErrorCode.authRequired;
 }
 
 function isObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function present(value: unknown): boolean {
-  return value !== undefined && value !== null && value !== false;
 }
 
 /**
@@ -120,12 +137,30 @@ function present(value: unknown): boolean {
  * it does the JSON-RPC; we read raw messages at the stream boundary because the SDK's client
  * drops unknown values before any handler runs (see the note at the top of this file).
  */
+/** Which protocol versions to speak, and the agent's name and id for the messages about it. */
+export interface ConnectionOptions {
+  protocol?: ProtocolSetting;
+  agent?: { name: string; id?: string };
+}
+
 export class AgentConnection implements AgentLink {
-  /** The agent's process (or, in unit tests, an agent running in this process). */
-  readonly process: AgentHost;
+  /** The agent's process (or, in unit tests, an agent running in this process); replaced if negotiation restarts it. */
+  process!: AgentHost;
   initializeResult: acp.InitializeResponse | null = null;
-  private connection: acp.ClientConnection;
+  /** The version spoken and its dialect (v1 until `initialize` settles another). */
+  private dialect: Dialect = v1;
+  private profile: AgentProfile | null = null;
+  private decoder: UpdateDecoder = v1.createDecoder();
+  private connection: SdkClientConnection | null = null;
+  private transport!: AgentTransport;
   private closed = false;
+  private negotiating = false;
+  private readonly protocol: ProtocolSetting;
+  private readonly agent: { name: string; id?: string };
+  private readonly exitedPromise: Promise<ExitInfo>;
+  private resolveExit!: (info: ExitInfo) => void;
+  /** Turns waiting for the agent's state to say they ended, by ACP session id (agents that report turns by state). */
+  private turns = new Map<string, { resolve(event: Extract<SessionEventBody, { kind: 'session.state' }>): void; reject(error: Error): void }>();
   /** Raw results of responses by our JSON-RPC id, for fields the SDK would drop (future stop reasons). */
   private rawResults = new Map<JsonRpcId, unknown>();
   /** Our requests in flight: method and params (for request-scoped elicitations). */
@@ -136,27 +171,40 @@ export class AgentConnection implements AgentLink {
   private incomingRequests = new Map<JsonRpcId, { method: string; raw: RawObject; handled: boolean }>();
 
   constructor(
-    spec: LaunchSpec,
+    private readonly spec: LaunchSpec,
     private readonly clientSide: ClientSide,
-    onStderr?: (text: string) => void,
-    start: StartAgent = spawnAgent,
+    private readonly onStderr?: (text: string) => void,
+    private readonly start: StartAgent = spawnAgent,
+    options: ConnectionOptions = {},
   ) {
-    this.process = start(spec, onStderr);
-    const { input, output } = this.process.webStreams();
+    this.protocol = options.protocol ?? 'v1';
+    this.agent = options.agent ?? { name: 'The agent' };
+    this.exitedPromise = new Promise((resolve) => (this.resolveExit = resolve));
+    this.transport = this.launch();
+    // v1 only: the connection is there before `initialize` (as it always was); other settings
+    // negotiate first, each attempt on an SDK client of the version it offers.
+    if (this.protocol === 'v1') this.connection = this.registerV1(acp.client({ name: CLIENT_INFO.name })).connect(this.transport.stream!);
+  }
+
+  /** Starts the agent process and frames its stdio (stdout guard, raw tap). */
+  private launch(): AgentTransport {
+    const process = this.start(this.spec, this.onStderr);
+    this.process = process;
+    const { input, output } = process.webStreams();
     // Non-JSON stdout is summarised and lines over the SDK's limit are dropped (rawTap.ts).
-    const garbage = new GarbageSummary((text) => clientSide.onGarbage(text));
-    void this.process.exited.then(() => garbage.dispose());
+    const garbage = new GarbageSummary((text) => this.clientSide.onGarbage(text));
+    void process.exited.then(() => garbage.dispose());
     const stream = acp.ndJsonStream(
       output,
       guardStdout(input, {
         onGarbage: (line) => {
           // Kept with the agent's log too, so it is visible even when no session is listening.
-          this.process.stderr.add(`[stdout, not ACP] ${line.slice(0, 500)}`);
+          process.stderr.add(`[stdout, not ACP] ${line.slice(0, 500)}`);
           garbage.add(line);
         },
         onOversize: (bytes) => {
-          this.process.stderr.add(`[stdout] a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit, was dropped`);
-          clientSide.onOversize?.(bytes);
+          process.stderr.add(`[stdout] a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit, was dropped`);
+          this.clientSide.onOversize?.(bytes);
         },
       }),
     );
@@ -168,12 +216,25 @@ export class AgentConnection implements AgentLink {
       },
       outgoing: (message) => this.onOutgoing(message as RawObject),
     });
-    this.connection = this.buildClient().connect(tapped);
-    void this.process.exited.then(() => this.close());
+    this.watchExit(process);
+    return { input, output, stream: tapped, stop: () => process.stop() };
+  }
+
+  /** The process in use exiting ends the connection (one stopped while negotiating restarts is not the end). */
+  private watchExit(process: AgentHost): void {
+    void process.exited.then((info) => {
+      if (process !== this.process || this.negotiating) return;
+      this.resolveExit(info);
+      this.close();
+    });
   }
 
   get exited(): Promise<ExitInfo> {
-    return this.process.exited;
+    return this.exitedPromise;
+  }
+
+  get protocolVersion(): number | null {
+    return this.profile?.protocolVersion ?? null;
   }
 
   get pid(): number | undefined {
@@ -190,18 +251,15 @@ export class AgentConnection implements AgentLink {
 
   /** Whether the agent advertised a session capability such as `list`, `resume`, `close`, `fork`. */
   supportsSession(name: string): boolean {
-    const session = (this.agentCapabilities.sessionCapabilities ?? {}) as RawObject;
-    return present(session[name]);
+    return hasSessionCapability(capabilitiesOf(this.agentCapabilities), name);
   }
 
   get supportsLogout(): boolean {
-    const auth = this.agentCapabilities.auth;
-    return isObject(auth) && present(auth.logout);
+    return capabilitiesOf(this.agentCapabilities).auth.logout;
   }
 
   get promptCapabilities(): RawObject {
-    const caps = this.agentCapabilities.promptCapabilities;
-    return isObject(caps) ? caps : {};
+    return obj(this.agentCapabilities.promptCapabilities);
   }
 
   private onIncoming(message: RawObject): RawObject | void {
@@ -212,7 +270,10 @@ export class AgentConnection implements AgentLink {
       // Taken raw here and never handed to the SDK (see the note at the top of this file).
       if (method === 'session/update' && params) {
         if (typeof params.sessionId === 'string' && isObject(params.update)) {
-          this.clientSide.onSessionUpdate(params.sessionId, params.update, params);
+          const events = this.decoder.decode(params.sessionId, params.update);
+          this.clientSide.onSessionUpdate(params.sessionId, events, params);
+          // Recorded first, then the waiting turn learns it ended (its end is in the log already).
+          for (const event of events) if (event.kind === 'session.state' && event.turnEnded) this.turns.get(params.sessionId)?.resolve(event);
         }
         return IGNORED_NOTIFICATION;
       }
@@ -257,7 +318,7 @@ export class AgentConnection implements AgentLink {
       this.incomingRequests.delete(id);
       // Unknown methods (-32601) are answered and otherwise ignored, as the spec says; a method
       // we serve that the SDK refused is kept, because the agent's request would be lost.
-      if (entry && !entry.handled && isObject(message.error) && message.error.code !== -32601) {
+      if (entry && !entry.handled && isObject(message.error) && message.error.code !== AcpErrorCode.methodNotFound) {
         this.clientSide.onRejectedRequest?.(entry.method, entry.raw, message.error);
       }
     }
@@ -275,25 +336,45 @@ export class AgentConnection implements AgentLink {
     if (entry) entry.handled = true;
   }
 
-  private buildClient(): acp.ClientApp {
-    const side = this.clientSide;
-    /** Our errors keep their JSON-RPC code (the SDK would turn any other throw into -32603). */
-    const guard = async <T>(work: () => Promise<T>): Promise<T> => {
-      try {
-        return await work();
-      } catch (error) {
-        if (error instanceof ProtocolError && error.code !== undefined)
-          throw new acp.RequestError(error.code, error.message, error.data ?? { details: error.message });
-        throw error;
+  /** Our errors keep their JSON-RPC code (the SDK would turn any other throw into -32603). */
+  private async guard<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ProtocolError && error.code !== undefined)
+        throw new acp.RequestError(error.code, error.message, error.data ?? { details: error.message });
+      throw error;
+    }
+  }
+
+  private permission(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<acp.RequestPermissionResponse> {
+    const raw = this.raw(requestId, params);
+    return this.guard(() => this.clientSide.requestPermission(raw, signal, (id) => this.dialect.decodePermissionRequest(raw, id)));
+  }
+
+  private elicitation(params: unknown, signal: AbortSignal, requestId: JsonRpcId): Promise<RawObject> {
+    return this.guard(async () => {
+      const raw = this.raw(requestId, params);
+      const scope: { requestSessionId?: string; owner?: string } = {};
+      if (raw.requestId !== undefined && raw.requestId !== null) {
+        const target = this.outgoing.get(raw.requestId as JsonRpcId);
+        if (target && typeof target.params.sessionId === 'string') scope.requestSessionId = target.params.sessionId;
+        if (target) scope.owner = this.owners.get(target.params);
       }
-    };
+      return this.clientSide.createElicitation(raw, signal, scope);
+    });
+  }
+
+  /** The client side on the v1 SDK: permission, fs, terminals, elicitation. */
+  private registerV1(app: acp.ClientApp): acp.ClientApp {
+    const side = this.clientSide;
+    const guard = <T>(work: () => Promise<T>) => this.guard(work);
     return (
-      acp
-        .client({ name: CLIENT_INFO.name })
+      app
         // Never called: both are taken raw in `onIncoming`; registered so the SDK knows them.
         .onNotification('session/update', () => {})
         .onNotification('elicitation/complete', () => {})
-        .onRequest('session/request_permission', ({ params, signal, requestId }) => guard(() => side.requestPermission(this.raw(requestId, params), signal)))
+        .onRequest('session/request_permission', ({ params, signal, requestId }) => this.permission(params, signal, requestId))
         .onRequest('fs/read_text_file', ({ params, requestId }) => (this.handled(requestId), guard(() => side.readTextFile(params))))
         .onRequest('fs/write_text_file', ({ params, requestId }) => (this.handled(requestId), guard(() => side.writeTextFile(params))))
         .onRequest('terminal/create', ({ params, requestId }) => (this.handled(requestId), guard(() => side.createTerminal(params))))
@@ -304,19 +385,26 @@ export class AgentConnection implements AgentLink {
         )
         .onRequest('terminal/kill', ({ params, requestId }) => (this.handled(requestId), guard(() => side.killTerminal(params))))
         .onRequest('terminal/release', ({ params, requestId }) => (this.handled(requestId), guard(() => side.releaseTerminal(params))))
-        .onRequest('elicitation/create', ({ params, signal, requestId }) =>
-          guard(async () => {
-            const raw = this.raw(requestId, params);
-            const scope: { requestSessionId?: string; owner?: string } = {};
-            if (raw.requestId !== undefined && raw.requestId !== null) {
-              const target = this.outgoing.get(raw.requestId as JsonRpcId);
-              if (target && typeof target.params.sessionId === 'string') scope.requestSessionId = target.params.sessionId;
-              if (target) scope.owner = this.owners.get(target.params);
-            }
-            return (await side.createElicitation(raw, signal, scope)) as unknown as acp.CreateElicitationResponse;
-          }),
+        .onRequest(
+          'elicitation/create',
+          async ({ params, signal, requestId }) => (await this.elicitation(params, signal, requestId)) as unknown as acp.CreateElicitationResponse,
         )
     );
+  }
+
+  /** The client side on the v2 SDK: v2 clients serve no fs or terminal methods (terminals belong to the agent). */
+  private registerV2(app: acp2.ClientApp): acp2.ClientApp {
+    return app
+      .onNotification('session/update', () => {})
+      .onNotification('elicitation/complete', () => {})
+      .onRequest(
+        'session/request_permission',
+        async ({ params, signal, requestId }) => (await this.permission(params, signal, requestId)) as unknown as acp2.RequestPermissionResponse,
+      )
+      .onRequest(
+        'elicitation/create',
+        async ({ params, signal, requestId }) => (await this.elicitation(params, signal, requestId)) as unknown as acp2.CreateElicitationResponse,
+      );
   }
 
   /**
@@ -325,6 +413,8 @@ export class AgentConnection implements AgentLink {
    */
   async request<T = unknown>(method: string, params: RawObject, options: { timeoutMs?: number; signal?: AbortSignal; owner?: string } = {}): Promise<T> {
     if (this.closed) throw new ProtocolError('The agent is not running.');
+    const connection = this.connection;
+    if (!connection) throw new ProtocolError(`${this.agent.name} has not finished initialize yet.`);
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? 0;
     let timedOut = false;
@@ -338,7 +428,7 @@ export class AgentConnection implements AgentLink {
       const exit = this.process.exited.then((info) => {
         throw new ProtocolError(describeExit(info));
       });
-      const call = this.connection.agent.request(method, params, {
+      const call = sendRequest(connection, method, params, {
         cancellationSignal: controller.signal,
         stopWaitingOnCancel: true,
       } as acp.SendRequestOptions) as Promise<T>;
@@ -352,13 +442,13 @@ export class AgentConnection implements AgentLink {
       id ??= this.idOf(params);
       if (id !== undefined && this.rawResults.has(id) && !controller.signal.aborted) return this.rawResults.get(id) as T;
       if (error instanceof ProtocolError) throw error;
-      const e = error as { code?: number; message?: string; data?: unknown };
-      if (typeof e?.code !== 'number') {
+      const e = acpErrorView(error);
+      if (e.code === null) {
         // Not an answer from the agent: the stream closed. Say why (the exit), not "connection closed".
         const info = await Promise.race([this.process.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
         if (info) throw new ProtocolError(describeExit(info));
       }
-      throw new ProtocolError(describeAgentError(method, e), e?.code, e?.data);
+      throw new ProtocolError(describeAgentError(method, e), e.code ?? undefined, e.data);
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -377,24 +467,75 @@ export class AgentConnection implements AgentLink {
   }
 
   notify(method: string, params: RawObject): void {
-    if (this.closed) return;
-    void this.connection.agent.notify(method, params).catch(() => {});
+    if (this.closed || !this.connection) return;
+    // A notification has no answer to fail: the only error is a closed pipe, which the exit reports.
+    void sendNotification(this.connection, method, params).catch(logged(`Sending ${method}`, 'debug'));
   }
 
+  /**
+   * `initialize`, per the agent's protocol setting: `v1` asks in the v1 shape on the connection
+   * made at start; `auto` and `v2` negotiate (dialects/negotiate.ts), which may initialize
+   * again in the v1 shape or restart the process on v1. A version mismatch names both versions
+   * and the setting to change.
+   */
   async initialize(timeoutMs: number): Promise<acp.InitializeResponse> {
-    const result = await this.request<acp.InitializeResponse>(
-      'initialize',
-      { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: CLIENT_CAPABILITIES, clientInfo: CLIENT_INFO },
-      { timeoutMs },
-    );
-    if (!isObject(result) || typeof result.protocolVersion !== 'number' || result.protocolVersion > acp.PROTOCOL_VERSION || result.protocolVersion < 1) {
-      const version = isObject(result) ? String(result.protocolVersion) : 'none';
-      throw new ProtocolError(
-        `The agent speaks ACP protocol version ${version}; this app speaks version ${acp.PROTOCOL_VERSION}. Update the app or pick an agent version for protocol ${acp.PROTOCOL_VERSION}.`,
-      );
+    if (this.protocol === 'v1') {
+      let result: RawObject;
+      try {
+        result = await this.request<RawObject>('initialize', v1.encodeInitialize(CLIENT_INFO, CLIENT_CAPABILITIES), { timeoutMs });
+      } catch (error) {
+        const e = error as ProtocolError;
+        if (e.code === -32022) throw new ProtocolError(this.mismatch({ type: 'error', code: e.code, message: e.message, data: e.data }), e.code, e.data);
+        throw error;
+      }
+      if (!isObject(result) || result.protocolVersion !== 1)
+        throw new ProtocolError(this.mismatch({ type: 'answered', protocolVersion: result?.protocolVersion }));
+      this.adopt(v1, result, v1.decodeInitialize(result));
+      return this.initializeResult!;
     }
-    this.initializeResult = result;
-    return result;
+    this.negotiating = true;
+    let first = true;
+    try {
+      const negotiated = await negotiate({
+        setting: this.protocol,
+        agent: this.agent,
+        start: () => {
+          if (first) return ((first = false), this.transport);
+          return (this.transport = this.launch());
+        },
+        client: CLIENT_INFO,
+        capabilities: CLIENT_CAPABILITIES,
+        timeoutMs,
+        buildClient: { v1: (app) => this.registerV1(app), v2: (app) => this.registerV2(app) },
+      });
+      this.connection = negotiated.connection;
+      // The negotiation's own requests never went through `request`.
+      this.outgoing.clear();
+      this.rawResults.clear();
+      if (negotiated.steps.length > 1) this.process.stderr.add(`[acp-desktop] protocol negotiation: ${negotiated.steps.join(', ')}`);
+      this.adopt(negotiated.dialect, negotiated.result, negotiated.profile);
+      return this.initializeResult!;
+    } catch (error) {
+      if (error instanceof NegotiationError) throw new ProtocolError(error.message);
+      throw error;
+    } finally {
+      this.negotiating = false;
+      this.watchExit(this.process);
+    }
+  }
+
+  /** The message for an `initialize` answer the setting does not allow (names both versions and the setting). */
+  private mismatch(input: NegotiationInput): string {
+    const { state } = startNegotiation(this.protocol, this.agent);
+    const { action } = stepNegotiation(state, input);
+    return action.type === 'fail' ? action.message : `${this.agent.name} answered initialize with an unexpected protocol version.`;
+  }
+
+  private adopt(dialect: Dialect, result: RawObject, profile: AgentProfile): void {
+    this.dialect = dialect;
+    this.profile = profile;
+    this.decoder = dialect.createDecoder();
+    this.initializeResult = (dialect.version === 1 ? result : asV1Initialize(profile)) as unknown as acp.InitializeResponse;
   }
 
   /**
@@ -402,12 +543,86 @@ export class AgentConnection implements AgentLink {
    * does not know yet (a future ACP stop reason must not turn a finished turn into an error).
    */
   async prompt(params: RawObject, signal?: AbortSignal): Promise<PromptOutcome> {
-    const result = await this.request<RawObject>('session/prompt', params, { signal });
-    return {
-      stopReason: typeof result?.stopReason === 'string' ? result.stopReason : String(result?.stopReason ?? 'end_turn'),
-      usage: isObject(result?.usage) ? result.usage : null,
-      meta: result?._meta,
-    };
+    const acpSessionId = String(params.sessionId);
+    // Agents that report turns by state: the answer only accepts the message; the first idle
+    // after running ends the turn. Waiting starts before sending (the idle may come first).
+    const ended = new Promise<Extract<SessionEventBody, { kind: 'session.state' }>>((resolve, reject) => this.turns.set(acpSessionId, { resolve, reject }));
+    const waiter = this.turns.get(acpSessionId)!;
+    // Awaited only for agents that report turns by state; otherwise its rejection (the process ended) is expected.
+    ended.catch(logged(`Waiting for the end of a turn of ${acpSessionId}`, 'debug'));
+    try {
+      const result = await this.request<RawObject>(this.dialect.methods.prompt, params, { signal });
+      const outcome = this.dialect.decodePromptResult(result);
+      if (outcome.kind === 'ended') return { stopReason: outcome.stopReason, usage: outcome.usage, meta: outcome.meta };
+      const state = await new Promise<Extract<SessionEventBody, { kind: 'session.state' }>>((resolve, reject) => {
+        ended.then(resolve, reject);
+        if (signal?.aborted) reject(new ProtocolError('cancelled'));
+        signal?.addEventListener('abort', () => reject(new ProtocolError('cancelled')), { once: true });
+      });
+      return { stopReason: state.stopReason ?? 'end_turn', usage: null, meta: outcome.meta, endedInLog: true, error: state.error ?? null };
+    } finally {
+      if (this.turns.get(acpSessionId) === waiter) this.turns.delete(acpSessionId);
+    }
+  }
+
+  async authenticate(methodId: string, owner?: string): Promise<void> {
+    await this.request(this.dialect.methods.login, this.dialect.encodeLogin(methodId), { timeoutMs: 10 * 60_000, owner });
+  }
+
+  encodeMcpServers(servers: readonly McpServerSetting[]): RawObject[] {
+    return this.dialect.encodeMcpServers(servers, this.profile ?? v1.decodeInitialize({}));
+  }
+
+  async openSession(how: OpenHow, params: RawObject, owner?: string): Promise<DecodedSession> {
+    const methods = this.dialect.methods;
+    let method: string;
+    let wire: RawObject = params;
+    if (how === 'new') method = methods.newSession;
+    else if (how === 'load' && methods.loadSession) method = methods.loadSession;
+    else {
+      // No `session/load` in this version: a resume that replays the transcript stands for it.
+      method = methods.resumeSession;
+      const { sessionId, cwd, mcpServers, additionalDirectories, ...rest } = params;
+      wire = {
+        ...rest,
+        ...this.dialect.encodeResume({
+          acpSessionId: String(sessionId),
+          cwd: String(cwd),
+          mcpServers: Array.isArray(mcpServers) ? (mcpServers as RawObject[]) : [],
+          additionalDirectories: Array.isArray(additionalDirectories) ? (additionalDirectories as string[]) : undefined,
+          replay: how === 'load',
+        }),
+      };
+    }
+    const timeoutMs = how === 'load' ? 120_000 : 60_000;
+    const result = await this.request<RawObject>(method, wire, { timeoutMs, owner });
+    if (how === 'new' && (typeof result?.sessionId !== 'string' || !result.sessionId))
+      throw new ProtocolError('The agent answered session/new without a session id.');
+    return this.dialect.decodeSession(isObject(result) ? result : {}, typeof params.sessionId === 'string' ? params.sessionId : undefined);
+  }
+
+  async setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<RawObject[] | null> {
+    const result = await this.request<RawObject>(this.dialect.methods.setConfigOption, this.dialect.encodeSetConfigOption(acpSessionId, configId, value), {
+      timeoutMs: 30_000,
+    });
+    // Decoded as a session answer: the same option shape as `session/new`.
+    return this.dialect.decodeSession(isObject(result) ? result : {}, acpSessionId).configOptions;
+  }
+
+  async setMode(acpSessionId: string, modeId: string): Promise<void> {
+    const method = this.dialect.methods.setMode;
+    if (!method) throw new ProtocolError(`${agentTitle(this.initializeResult)} has no session modes (it offers config options instead).`);
+    await this.request(method, { sessionId: acpSessionId, modeId }, { timeoutMs: 30_000 });
+  }
+
+  cancelTurn(acpSessionId: string): void {
+    this.notify(this.dialect.methods.cancel, { sessionId: acpSessionId });
+  }
+
+  async cancelAgentWork(acpSessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void> {
+    const method = 'terminalId' in work ? this.dialect.methods.cancelTerminal : this.dialect.methods.cancelToolCall;
+    if (!method) throw new ProtocolError(`${agentTitle(this.initializeResult)} cannot stop this work on request.`);
+    await this.request(method, { sessionId: acpSessionId, ...work }, { timeoutMs: 30_000 });
   }
 
   /** Throws a clear error unless the agent advertised `sessionCapabilities[name]`. */
@@ -442,13 +657,15 @@ export class AgentConnection implements AgentLink {
   /** `logout`, only when the agent advertised `agentCapabilities.auth.logout`. */
   async logout(): Promise<void> {
     if (!this.supportsLogout) throw new ProtocolError(`${agentTitle(this.initializeResult)} does not support signing out (no auth.logout capability).`);
-    await this.request('logout', {}, { timeoutMs: 30_000 });
+    await this.request(this.dialect.methods.logout, {}, { timeoutMs: 30_000 });
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.connection.close();
+    this.connection?.close();
+    for (const turn of this.turns.values()) turn.reject(new ProtocolError('The agent is not running.'));
+    this.turns.clear();
   }
 
   get isClosed(): boolean {
@@ -457,7 +674,7 @@ export class AgentConnection implements AgentLink {
 
   async stop(): Promise<void> {
     this.close();
-    await this.process.stop();
+    await this.transport.stop();
   }
 }
 
@@ -475,10 +692,10 @@ function formatSeconds(ms: number): string {
   return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
 
-function describeAgentError(method: string, error: { code?: number; message?: string; data?: unknown }): string {
-  const message = error?.message ?? String(error);
-  if (error?.code === -32601) return `The agent does not implement ${method} (${message}).`;
-  const detail = isObject(error?.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
+function describeAgentError(method: string, error: AcpErrorView): string {
+  const message = error.message ?? String(error.raw);
+  if (error.code === AcpErrorCode.methodNotFound) return `The agent does not implement ${method} (${message}).`;
+  const detail = isObject(error.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
   return `${message}${detail}`;
 }
 

@@ -1,5 +1,7 @@
 import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
+import type { McpServerSetting } from '../../src-shared/settings';
 import type { ExitInfo } from '../agents/agentProcess';
+import type { DecodedSession } from './dialects/dialect';
 
 type RawObject = Record<string, unknown>;
 
@@ -8,7 +10,17 @@ export interface PromptOutcome {
   stopReason: string;
   usage?: RawObject | null;
   meta?: unknown;
+  /**
+   * The turn's end is already in the session's events (an agent that reports turns by state
+   * updates): the session must not record a second one. `error` is the error such an end
+   * carried (code -32000: sign-in needed).
+   */
+  endedInLog?: boolean;
+  error?: { code?: number; message?: string; data?: unknown } | null;
 }
+
+/** How a session is set up on the agent: new, or an existing one with (`load`) or without (`resume`) its transcript. */
+export type OpenHow = 'new' | 'load' | 'resume';
 
 /**
  * What the session layer needs from one agent's connection (Zed's `AgentConnection` trait in
@@ -17,7 +29,10 @@ export interface PromptOutcome {
  * session layer depends on this interface only.
  */
 export interface AgentLink {
+  /** The `initialize` answer in the v1 shape, whatever version is spoken (see dialects/profile.ts). */
   readonly initializeResult: InitializeResponse | null;
+  /** The protocol version in use (shown in the agent and session info; nothing branches on it). */
+  readonly protocolVersion: number | null;
   readonly agentCapabilities: RawObject;
   readonly promptCapabilities: RawObject;
   readonly supportsLogout: boolean;
@@ -40,6 +55,19 @@ export interface AgentLink {
   deleteSession(acpSessionId: string): Promise<void>;
   forkSession(params: RawObject): Promise<RawObject>;
   logout(): Promise<void>;
+  /** Signs in with one of the agent's auth methods. */
+  authenticate(methodId: string, owner?: string): Promise<void>;
+  /** The MCP servers from settings this agent can take, in the shape it wants. */
+  encodeMcpServers(servers: readonly McpServerSetting[]): RawObject[];
+  /** `session/new`, or an existing session resumed (`resume`) or replayed (`load`); `params` has `cwd`, `mcpServers`, … and `sessionId` for an existing one. */
+  openSession(how: OpenHow, params: RawObject, owner?: string): Promise<DecodedSession>;
+  /** Sets a config option; resolves with the options the agent answered with (null: none). */
+  setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<RawObject[] | null>;
+  setMode(acpSessionId: string, modeId: string): Promise<void>;
+  /** Asks the agent to end the running turn. */
+  cancelTurn(acpSessionId: string): void;
+  /** Stops one piece of work the agent owns (its terminal or a tool call), where it offers that. */
+  cancelAgentWork(acpSessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void>;
   /** The agent's last stderr lines (for error messages and the agent log). */
   stderrTail(count?: number): string[];
   stop(): Promise<void>;

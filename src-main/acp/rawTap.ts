@@ -1,4 +1,6 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
+import { logDebug, logError, logged } from '../log/mainLog';
+import { AcpErrorCode } from '../errors/errors';
 
 export interface MessageTap {
   /**
@@ -27,7 +29,7 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
         try {
           forward = tap.incoming(message) ?? message;
         } catch (error) {
-          console.error('message tap failed', error);
+          logError('The raw message tap failed on a message from the agent (passed on as it came)', error);
         }
         controller.enqueue(forward);
       },
@@ -41,8 +43,9 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
         if (refused.toUs) {
           try {
             incoming?.enqueue(refused.toUs);
-          } catch {
-            /* the stream is closed: nobody waits for the answer */
+          } catch (error) {
+            // The stream is closed: nobody waits for the answer.
+            logDebug('Answering a refused oversize message on a closed stream', error);
           }
         }
         if (!refused.toAgent) return;
@@ -51,12 +54,13 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
       try {
         tap.outgoing(message);
       } catch (error) {
-        console.error('message tap failed', error);
+        logError('The raw message tap failed on a message to the agent (sent as it was)', error);
       }
       controller.enqueue(message);
     },
   });
-  void writer.readable.pipeTo(stream.writable).catch(() => {});
+  // The pipe ends with the process; its error is the exit, reported by the process.
+  void writer.readable.pipeTo(stream.writable).catch(logged('Writing to the agent', 'debug'));
   return { readable, writable: writer.writable };
 }
 
@@ -85,13 +89,13 @@ export function refuseOversize(message: AnyMessage, maxBytes = MAX_LINE_BYTES): 
   const hasId = raw.id !== undefined && raw.id !== null;
   if (typeof raw.method === 'string' && hasId) {
     const error = {
-      code: -32603,
+      code: AcpErrorCode.internal,
       message: `Not sent: this ${raw.method} message is ${megabytes(bytes)}, over the ${limit}. Send less at once (for example a smaller attachment).`,
     };
     return { toUs: { jsonrpc: '2.0', id: raw.id, error } as AnyMessage };
   }
   if (hasId) {
-    const error = { code: -32603, message: `The answer is ${megabytes(bytes)}, over the ${limit}; it was not sent.` };
+    const error = { code: AcpErrorCode.internal, message: `The answer is ${megabytes(bytes)}, over the ${limit}; it was not sent.` };
     return { toAgent: { jsonrpc: '2.0', id: raw.id, error } as AnyMessage };
   }
   return {};

@@ -103,7 +103,7 @@ describe('agent processes', () => {
         .notices(sessionId)
         .map((n) => n.message)
         .join('\n'),
-    ).toContain('The agent speaks ACP protocol version 99; this app speaks version 1.');
+    ).toContain('Fixture speaks ACP protocol version 99; it is set to "v1" (version 1). This app speaks versions 1 and 2');
     await h.waitFor(() => h.core.agents.connection('fixture') === undefined && h.core.state().agents[0].process === 'error', 'agent stopped');
   });
 

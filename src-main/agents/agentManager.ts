@@ -1,10 +1,16 @@
+import { statSync } from 'node:fs';
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
+import type { ProtocolSetting } from '../../src-shared/settings';
 import { AgentConnection, describeExit, type ClientSide } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
 import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
+import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
+import { obj } from '../../src-shared/acp/read';
+import { claudeRootEnv } from './quirks/claudeCodeAcp';
+import { logUnlessMissing } from '../log/mainLog';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -38,6 +44,8 @@ export interface AgentManagerOptions {
   onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
   /** How agents are started (default: a process; unit tests run the fixture agent in-process). */
   startAgent?: StartAgent;
+  /** Which ACP protocol versions to speak with an agent (its `protocol` setting; default `v1`). */
+  protocol?: (agentId: string) => ProtocolSetting;
 }
 
 /**
@@ -85,9 +93,7 @@ export class AgentManager {
           storedEnv: Object.keys(readAgentEnv(this.secrets, agent.id)),
           secretsPersistent: this.secrets.persistent,
           secretsDescription: this.secrets.description,
-          canLogout: Boolean(
-            init?.capabilities && typeof init.capabilities.auth === 'object' && init.capabilities.auth && (init.capabilities.auth as RawObject).logout,
-          ),
+          canLogout: capabilitiesOf(init?.capabilities).auth.logout,
         },
       };
     });
@@ -98,25 +104,34 @@ export class AgentManager {
     return runtime?.status === 'ready' ? runtime.connection : undefined;
   }
 
-  /** The running, initialized connection to an agent, starting it if needed. */
-  ensureRunning(agentId: string): Promise<AgentLink> {
+  /**
+   * The running, initialized connection to an agent, starting it if needed. A process started
+   * now runs in `cwd`, the workspace of the session that needs it (as Zed starts agents in the
+   * project): some agents use their own working directory, not the session's `cwd` (Gemini CLI
+   * runs its shell commands there). Later sessions of other folders share the process.
+   */
+  ensureRunning(agentId: string, cwd?: string): Promise<AgentLink> {
     const existing = this.runtimes.get(agentId);
     if (existing && existing.status !== 'error') return existing.ready;
     const agent = this.find(agentId);
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
-    const launch = this.launchSpec(agentId)!;
-    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent);
+    const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
+    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent, {
+      protocol: this.options.protocol?.(agentId) ?? 'v1',
+      agent: { name: agent.name, id: agentId },
+    });
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {
       try {
         const init = await connection.initialize(this.options.initializeTimeoutMs);
+        const view = initializeView(obj(init));
         this.lastInit.set(agentId, {
-          agentInfo: (init.agentInfo as RawObject | undefined) ?? null,
-          capabilities: (init.agentCapabilities as RawObject | undefined) ?? null,
+          agentInfo: view.agentInfo,
+          capabilities: view.agentCapabilities,
           protocolVersion: init.protocolVersion,
-          authMethods: toAuthMethods(init.authMethods),
-          meta: isRawObject((init as RawObject)._meta) ? ((init as RawObject)._meta as RawObject) : null,
+          authMethods: toAuthMethods(view.authMethods),
+          meta: view.meta,
         });
         runtime.status = 'ready';
         this.lastErrors.delete(agentId);
@@ -154,7 +169,8 @@ export class AgentManager {
   launchSpec(agentId: string): LaunchSpec | undefined {
     const launch = this.find(agentId)?.launch;
     if (!launch) return undefined;
-    return { ...launch, args: [...launch.args], env: { ...launch.env, ...readAgentEnv(this.secrets, agentId) } };
+    const env = { ...launch.env, ...readAgentEnv(this.secrets, agentId) };
+    return { ...launch, args: [...launch.args], env: { ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0), ...env } };
   }
 
   /** What the agent said at its last `initialize` (capabilities survive the process). */
@@ -190,6 +206,11 @@ export class AgentManager {
   }
 }
 
-function isRawObject(value: unknown): value is RawObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch (error) {
+    logUnlessMissing(`Checking whether ${path} is a folder`, error);
+    return false;
+  }
 }

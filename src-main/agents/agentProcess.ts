@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { planSpawn } from './spawnCommand';
+import { logDebug, logged } from '../log/mainLog';
 
 export interface LaunchSpec {
   command: string;
@@ -15,6 +16,9 @@ export interface ExitInfo {
   /** Set when the process never started (ENOENT, EACCES, …). */
   spawnError?: string;
 }
+
+/** How many stderr lines of an agent are kept (the agent log in the info dialog). */
+export const STDERR_LINES = 500;
 
 /** Keeps the last N lines of a stream of text. */
 export class LineRing {
@@ -67,7 +71,7 @@ export const spawnAgent: StartAgent = (spec, onStderr) => new AgentProcess(spec,
  * rolling log for the UI and for the message shown when it crashes.
  */
 export class AgentProcess implements AgentHost {
-  readonly stderr = new LineRing(500);
+  readonly stderr = new LineRing(STDERR_LINES);
   readonly exited: Promise<ExitInfo>;
   private child: ChildProcess;
   private exitInfo: ExitInfo | null = null;
@@ -101,7 +105,7 @@ export class AgentProcess implements AgentHost {
       onStderr?.(chunk);
     });
     // An agent that dies mid-write must not take the app down with EPIPE.
-    this.child.stdin?.on('error', () => {});
+    this.child.stdin?.on('error', logged(`Writing to agent process ${this.child.pid} (it exited; the exit is reported)`, 'debug'));
   }
 
   get pid(): number | undefined {
@@ -137,15 +141,16 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined) return;
   try {
     if (process.platform === 'win32') {
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true }).on('error', () => {});
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true }).on('error', logged(`Running taskkill for ${child.pid}`, 'warn'));
     } else {
       process.kill(-child.pid, signal);
     }
   } catch {
     try {
       child.kill(signal);
-    } catch {
-      /* already gone */
+    } catch (error) {
+      // Expected when the process has already exited (ESRCH); kept in the log for the odd other case.
+      logDebug(`Killing agent process ${child.pid}`, error);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposer, makeCore } from '../testing/coreHarness';
 
@@ -23,6 +24,13 @@ describe('the fixture agent as a real process', () => {
       'the permission turn to end',
     );
     expect(h.state(sessionId).permissions).toEqual([]);
+  });
+
+  it("the agent process runs in the workspace of the session that started it, not the app's own folder", async () => {
+    const h = harnesses.track(makeCore([], {}, { processes: true }));
+    const sessionId = await h.newSession();
+    await h.prompt(sessionId, 'pwd');
+    expect(h.agentText(sessionId)).toBe(`Process cwd: ${realpathSync(h.workspace)}`);
   });
 
   it('a crash mid-turn reports its exit code and stderr; a restart spawns it again and reconnects', async () => {

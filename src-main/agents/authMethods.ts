@@ -1,3 +1,4 @@
+import { isObject, obj, str } from '../../src-shared/acp/read';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
 import { legacyTerminalAuth } from './quirks/claudeCodeAcp';
 import { API_KEY_VARIABLES } from './quirks/geminiCli';
@@ -13,7 +14,7 @@ import { metaTerminalMethod } from './quirks/qwenCode';
 export function toAuthMethods(raw: unknown): AuthMethodInfo[] {
   if (!Array.isArray(raw)) return [];
   return raw
-    .filter((method): method is RawObject => typeof method === 'object' && method !== null)
+    .filter(isObject)
     .map((original) => {
       const method = fromMetaHints(original);
       return {
@@ -41,10 +42,9 @@ function fromMetaHints(method: RawObject): RawObject {
 function apiKeyVariable(method: RawObject): string | null {
   if (method.type !== undefined) return null;
   const meta = method._meta;
-  if (typeof meta !== 'object' || meta === null || !('api-key' in meta)) return null;
-  const hint = (meta as RawObject)['api-key'];
-  const provider = typeof hint === 'object' && hint !== null ? (hint as RawObject).provider : undefined;
-  if (typeof provider === 'string' && API_KEY_VARIABLES[provider.toLowerCase()]) return API_KEY_VARIABLES[provider.toLowerCase()];
+  if (!isObject(meta) || !('api-key' in meta)) return null;
+  const provider = str(obj(meta['api-key']).provider);
+  if (provider && API_KEY_VARIABLES[provider.toLowerCase()]) return API_KEY_VARIABLES[provider.toLowerCase()];
   const named = typeof method.description === 'string' ? /`([A-Z][A-Z0-9_]*(?:KEY|TOKEN))`/.exec(method.description) : null;
   if (named) return named[1];
   return /gemini/i.test(String(method.id ?? '')) ? 'GEMINI_API_KEY' : null;

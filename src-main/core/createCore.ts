@@ -14,6 +14,7 @@ import { RegistryService } from '../registry/registryService';
 import { SessionManager } from '../sessions/sessionManager';
 import { settingsHandlers } from '../store/settingsHandlers';
 import { SettingsStore } from '../store/settingsStore';
+import { protocolFor } from '../../src-shared/settings';
 import { TabsStore } from '../store/tabsStore';
 import { agentDefinitions } from './agentDefinitions';
 import type { AppCore, AppCoreOptions } from './appCore';
@@ -39,6 +40,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
     secrets: options.secrets,
     startAgent: options.startAgent,
+    protocol: (agentId) => protocolFor(settings.settings, agentId),
     onChange: changed,
     onExit: (agentId, info, tail) => {
       logWarn(`${agentId}: ${describeExit(info, tail)}`);

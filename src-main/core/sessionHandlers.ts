@@ -20,6 +20,8 @@ type SessionRows =
   | 'mode.set'
   | 'terminal.input'
   | 'terminal.resize'
+  | 'terminal.cancel'
+  | 'tool.cancel'
   | 'auth.start'
   | 'agent.restart'
   | 'agent.stderr'
@@ -95,6 +97,14 @@ export function sessionHandlers({ sessions, agents, tabs, changed }: SessionHand
     },
     'terminal.resize': async ({ sessionId, terminalId, cols, rows }) => {
       sessions.terminalResize(sessionId, terminalId, cols, rows);
+      return { ok: true };
+    },
+    'terminal.cancel': async ({ sessionId, terminalId }) => {
+      await sessions.cancelAgentWork(sessionId, { terminalId });
+      return { ok: true };
+    },
+    'tool.cancel': async ({ sessionId, toolCallId }) => {
+      await sessions.cancelAgentWork(sessionId, { toolCallId });
       return { ok: true };
     },
     'auth.start': async ({ sessionId, methodId, env }) => ({ ok: true, ...(await sessions.startAuth(sessionId, methodId, env)) }),

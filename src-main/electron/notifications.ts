@@ -1,3 +1,5 @@
+import { elicitationRequestView } from '../../src-shared/acp/elicitation';
+import { toolCallRefView } from '../../src-shared/acp/toolCall';
 import type { SessionEvent } from '../../src-shared/session/events';
 
 /** Moments worth a native notification: the turn is over, or the agent waits for the person. */
@@ -29,7 +31,7 @@ function kindOf(event: SessionEvent): NotificationKind | null {
     case 'auth.required':
       return 'authRequired';
     case 'turn.ended':
-      return QUIET_STOP_REASONS.has((event as { stopReason: string }).stopReason) ? null : 'turnEnded';
+      return QUIET_STOP_REASONS.has(event.stopReason) ? null : 'turnEnded';
     default:
       return null;
   }
@@ -50,11 +52,7 @@ function shorten(text: string, max = 160): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-function stringField(value: unknown, key: string): string | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const field = (value as Record<string, unknown>)[key];
-  return typeof field === 'string' && field.trim() !== '' ? field : null;
-}
+const nonEmpty = (text: string | null): string | null => (text && text.trim() !== '' ? text : null);
 
 /** The notification's text. `session` names the tab: its title, else the agent. */
 export function notificationContent(
@@ -66,17 +64,17 @@ export function notificationContent(
   const title = shorten(session.title || session.agentName || 'ACP Desktop', 80);
   switch (kind) {
     case 'permission': {
-      const tool = stringField((event as { toolCall?: unknown }).toolCall, 'title');
+      const tool = event.kind === 'permission.requested' ? nonEmpty(toolCallRefView(event.toolCall).title) : null;
       return { title, body: shorten(tool ? `${agent} asks for permission: ${tool}` : `${agent} asks for permission.`) };
     }
     case 'elicitation': {
-      const message = stringField((event as { request?: unknown }).request, 'message');
+      const message = event.kind === 'elicitation.requested' ? nonEmpty(elicitationRequestView(event.request).message) : null;
       return { title, body: shorten(message ? `${agent} asks: ${message}` : `${agent} has a question for you.`) };
     }
     case 'authRequired':
       return { title, body: shorten(`${agent} needs you to sign in.`) };
     case 'turnEnded': {
-      const { stopReason, error } = event as { stopReason?: string; error?: string };
+      const { stopReason, error } = event.kind === 'turn.ended' ? event : { stopReason: undefined, error: undefined };
       if (stopReason === 'error') return { title, body: shorten(error ? `${agent} stopped with an error: ${error}` : `${agent} stopped with an error.`) };
       if (stopReason === 'max_tokens' || stopReason === 'max_turn_requests') return { title, body: `${agent} stopped: it reached its limit.` };
       if (stopReason === 'refusal') return { title, body: `${agent} declined to continue.` };

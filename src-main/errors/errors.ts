@@ -37,15 +37,5 @@ export const AcpErrorCode = {
   internal: -32603,
   resourceNotFound: -32002,
   authRequired: -32000,
+  methodNotFound: -32601,
 } as const;
-
-/** The message of anything thrown, for a log line or an answer. */
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch {
-    return String(error);
-  }
-}

@@ -17,7 +17,7 @@ import { EventLog, readEventLog } from '../store/eventLog';
 import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessionCatalog';
 import type { TabsStore } from '../store/tabsStore';
 import { SearchIndex } from './searchIndex';
-import { logged, logWarn } from '../log/mainLog';
+import { logged, logUnlessMissing, logWarn } from '../log/mainLog';
 
 /** An open session as history reads it. */
 export interface LiveSession {
@@ -68,7 +68,7 @@ export class HistoryService {
     this.sessionsDir = join(options.dataDir, 'sessions');
     this.drafts = new DraftsStore(options.dataDir);
     this.catalog = new SessionCatalog(options.dataDir);
-    this.search = new SearchIndex(options.dataDir);
+    this.search = new SearchIndex(options.dataDir, undefined, undefined, (message) => options.notice('warning', message));
     if (this.drafts.error) options.notice('warning', `Unsent drafts could not be read and were reset (${this.drafts.error}).`);
   }
 
@@ -120,8 +120,8 @@ export class HistoryService {
     let names: string[] = [];
     try {
       names = readdirSync(this.sessionsDir).filter((name) => name.endsWith(LOG_SUFFIX));
-    } catch {
-      /* no sessions yet */
+    } catch (error) {
+      logUnlessMissing(`Listing ${this.sessionsDir} (missing: no sessions yet)`, error);
     }
     const onDisk = new Set<string>();
     for (const name of names) {

@@ -102,6 +102,20 @@ describe('SearchIndex', () => {
     index.flush();
   });
 
+  it('an index that cannot be saved tells the person once, and search keeps working', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-search-'));
+    writeFileSync(join(dir, 'sessions'), 'a file where the index folder should be');
+    const problems: string[] = [];
+    const index = new SearchIndex(dir, 10, 50, (message) => problems.push(message));
+    index.indexState(session('s1', [created, ask('pelican'), { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' }]), 1, true);
+    await new Promise((r) => setTimeout(r, 120));
+    index.indexState(session('s2', [created, ask('heron'), { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' }]), 1, true);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^The search index could not be saved \(/);
+    expect(index.search('heron').map((hit) => hit.sessionId)).toEqual(['s2']);
+  });
+
   it('splits long messages so matches deep inside have their own snippet', () => {
     const long = `${'lorem ipsum '.repeat(1000)}narwhal ${'dolor sit '.repeat(500)}`;
     const chunks = chunkText(long);

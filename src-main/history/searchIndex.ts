@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: one class owns the MiniSearch index, its per-session documents, saving
+// and loading them, so "the index reflects the logs" is checked in one file.
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -143,6 +145,8 @@ export class SearchIndex {
     dataDir: string,
     private readonly delayMs = 5000,
     private readonly maxDelayMs = 120_000,
+    /** Tells the person: search still works (rebuilt or unsaved), but they should know why it may miss things. */
+    private readonly onProblem: (message: string) => void = () => {},
   ) {
     this.file = join(dataDir, 'sessions', 'search-index.json');
     this.mini = new MiniSearch(OPTIONS);
@@ -265,9 +269,17 @@ export class SearchIndex {
       });
   }
 
+  private problem(message: string): void {
+    // Reported once per distinct message: a disk that stays full must not repeat it on every save.
+    if (message === this.lastError) return;
+    this.lastError = message;
+    logWarn(message);
+    this.onProblem(message);
+  }
+
   /** Starts over empty: the next reconcile re-indexes every log (their sizes no longer match). */
   private reset(error: unknown): void {
-    this.lastError = `The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`;
+    this.problem(`The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`);
     this.mini = new MiniSearch(OPTIONS);
     this.sessions = new Map();
     this.schedule();
@@ -375,7 +387,7 @@ export class SearchIndex {
           this.flush();
         } catch (error) {
           // A full disk must not take the app down: the index is saved again on the next change.
-          this.lastError = `The search index could not be saved (${(error as Error).message}).`;
+          this.problem(`The search index could not be saved (${(error as Error).message}).`);
         }
       },
       Math.max(0, due - now),

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { describeFetchError } from '../net/http';
+import { logged } from '../log/mainLog';
 
 /** An install failure with a message meant for the person (it says what happened and why). */
 export class InstallError extends Error {
@@ -87,7 +88,8 @@ export async function download(url: string, file: string, options: DownloadOptio
   }
   try {
     if (!response.ok) {
-      void response.body?.cancel().catch(() => {});
+      // Best effort: the download failed already; a body that cannot be cancelled is dropped anyway.
+      void response.body?.cancel().catch(logged(`Cancelling the body of ${url}`, 'debug'));
       throw new InstallError(`The download failed: HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} for ${url}`, 'http');
     }
     const header = response.headers.get('content-length');
@@ -96,7 +98,8 @@ export async function download(url: string, file: string, options: DownloadOptio
     const total = header !== null && !encoded && /^\d+$/.test(header) ? Number(header) : null;
     const out = createWriteStream(file, { flags: 'wx' });
     const outError = new Promise<never>((_, reject) => out.on('error', reject));
-    outError.catch(() => {});
+    // Raced below (and reported there); this only keeps an error after the race from being unhandled.
+    outError.catch(logged(`Writing ${file}`, 'debug'));
     let bytes = 0;
     const started = Date.now();
     const samples: { t: number; bytes: number }[] = [{ t: started, bytes: 0 }];

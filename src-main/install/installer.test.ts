@@ -237,6 +237,14 @@ describe('npx installs', () => {
     expect(installer.lastError('fixture-npx')).toBeNull();
   }, 120_000);
 
+  it('an executable named "../dist/…" is read as npm reads it (inside the package), not refused', async () => {
+    const { installer } = makeInstaller();
+    const upLevel = { ...agent('fixture-npx'), version: '2.0.0', distribution: { npx: { package: 'acp-fixture-agent@2.0.0' } } } as RegistryAgent;
+    const installed = await installer.install(upLevel);
+    expect(installed.manifest.source).toBe('acp-fixture-agent@2.0.0');
+    expect((await probeAgent(installer.launchSpec(installed), 15_000)).agentName).toMatch(/fixture/);
+  }, 120_000);
+
   it('an `engines` mismatch is a warning the person can install past, not a wall', async () => {
     const { installer, progress } = makeInstaller();
     const needs99 = { ...agent('fixture-npx'), version: '3.0.0', distribution: { npx: { package: 'acp-fixture-agent@3.0.0' } } } as RegistryAgent;

@@ -17,7 +17,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import semver from 'semver';
 import type { InstallProgress } from '../../src-shared/ipc/registryContract';
 import { platformTarget, type PlatformTarget } from '../../src-shared/registry/platform';
@@ -678,7 +678,9 @@ export class Installer {
     const entries = Object.entries(bins);
     if (entries.length === 0) throw new InstallError(`The npm package ${name} has no executable (no "bin" in its package.json).`, 'npm');
     const [binName, binPath] = entries.length === 1 ? entries[0] : (entries.find(([key]) => key === unscoped) ?? entries[0]);
-    const checked = checkEntryPath(binPath.replace(/^\.\//, ''));
+    // As npm reads it (npm-normalize-package-bin): clamped at the package root, so "../dist/x.js"
+    // (@github/copilot-language-server) is the package's own dist/x.js and no path can leave it.
+    const checked = checkEntryPath(posix.join('/', binPath.replace(/\\/g, '/')).slice(1));
     if ('error' in checked) throw new InstallError(`The npm package ${name} names an unsafe executable "${binPath}".`, 'unsafe');
     const script = join('node_modules', ...name.split('/'), ...checked.path.split('/'));
     if (isNodeScript(join(payload, script))) return { type: 'node', script: script.split(sep).join('/'), node };
@@ -691,7 +693,8 @@ export class Installer {
     for (const dir of managedNodeDirs(this.options.dataDir, this.platform)) {
       const node = findOnPath('node', { PATH: dir, PATHEXT: this.env.PATHEXT });
       if (!node) continue;
-      const result = await runTool(node, ['--version'], { timeoutMs: 10_000 }).catch(() => null);
+      // A managed Node.js that does not run is skipped: the next one (or a download) is used.
+      const result = await runTool(node, ['--version'], { timeoutMs: 10_000 }).catch((error: unknown) => void logWarn(`Running ${node} --version`, error));
       const version = semver.clean(result?.stdout.trim() ?? '');
       if (version && semver.satisfies(version, range)) return { node, version };
     }

@@ -4,6 +4,7 @@ import { delimiter, dirname, join } from 'node:path';
 import semver from 'semver';
 import type { RuntimeInfo } from '../../src-shared/ipc/registryContract';
 import { planSpawn } from '../agents/spawnCommand';
+import { logUnlessMissing } from '../log/mainLog';
 
 /**
  * Finds the runtimes that `npx` and `uvx` agents need (Node.js + npm, uv) on this machine.
@@ -94,8 +95,8 @@ export function findOnPath(name: string, env: NodeJS.ProcessEnv = process.env, p
       try {
         const stat = statSync(candidate);
         if (stat.isFile() && (platform === 'win32' || (stat.mode & 0o111) !== 0)) return candidate;
-      } catch {
-        /* not here */
+      } catch (error) {
+        logUnlessMissing(`Looking for ${candidate}`, error);
       }
     }
   }
@@ -130,8 +131,8 @@ export function commonToolDirs(env: NodeJS.ProcessEnv = process.env, platform: N
       .filter((name) => semver.valid(name))
       .sort((a, b) => semver.rcompare(a, b));
     dirs.push(...versions.map((version) => join(nvm, version, 'bin')));
-  } catch {
-    /* no nvm */
+  } catch (error) {
+    logUnlessMissing(`Listing nvm's Node.js versions in ${nvm}`, error);
   }
   return dirs;
 }

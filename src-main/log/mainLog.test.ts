@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../errors/errors';
 import { logHandlers } from './logHandlers';
-import { logError, logWarn, openMainLog, readMainLog } from './mainLog';
+import { logDebug, logError, logUnlessMissing, logWarn, openMainLog, readMainLog } from './mainLog';
 import { RotatingFile } from './rotatingFile';
 
 describe('the rotating log file', () => {
@@ -35,6 +35,21 @@ describe('the main log', () => {
     expect(read.canOpen).toBe(false);
     expect(read.lines.at(-1)).toMatch(/WARN Opening a session/);
     expect(readMainLog(1).lines).toHaveLength(1);
+  });
+
+  it('an expected failure is a DEBUG line; a missing file looked up is no line at all, any other lookup failure is', () => {
+    const path = openMainLog(mkdtempSync(join(tmpdir(), 'acp-log-')));
+    logDebug('Killing agent process 42', Object.assign(new Error('kill ESRCH'), { code: 'ESRCH' }));
+    logUnlessMissing('Looking for /nowhere/node', Object.assign(new Error('ENOENT: no such file'), { code: 'ENOENT' }));
+    logUnlessMissing('Looking for /locked/node', Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((line) => /^\d{4}-/.test(line));
+    expect(lines.map((line) => line.replace(/^\S+ /, ''))).toEqual([
+      expect.stringMatching(/^DEBUG Killing agent process 42: Error: kill ESRCH/),
+      expect.stringMatching(/^DEBUG Looking for \/locked\/node: Error: EACCES/),
+    ]);
   });
 
   it('opens the file through the host when it can, and says where the file is when it cannot', async () => {

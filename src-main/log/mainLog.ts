@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../errors/errors';
 import { RotatingFile, type RotatingFileOptions } from './rotatingFile';
+import {} from './mainLog';
 
 /**
  * The main process's log: `<data>/logs/main.log`, 1 MB and two rotated files at most. One per
@@ -9,7 +10,8 @@ import { RotatingFile, type RotatingFileOptions } from './rotatingFile';
  * being handed a logger. Before `openMainLog` (unit tests) lines stay in memory only.
  */
 
-export type LogLevel = 'error' | 'warn' | 'info';
+/** `debug`: an expected failure that was handled (best-effort cleanup), kept for when something else goes wrong. */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 const RECENT_LINES = 200;
 const DEFAULTS: RotatingFileOptions = { maxBytes: 1024 * 1024, keep: 2 };
@@ -47,6 +49,16 @@ export function logError(what: string, error?: unknown): void {
 
 export function logWarn(what: string, error?: unknown): void {
   log('warn', what, error);
+}
+
+export function logDebug(what: string, error?: unknown): void {
+  log('debug', what, error);
+}
+
+/** A lookup that failed because the file or folder is not there is an answer; anything else is logged (debug). */
+export function logUnlessMissing(what: string, error: unknown): void {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'ENOENT' && code !== 'ENOTDIR') log('debug', what, error);
 }
 
 /** For work left running in the background: `void work().catch(logged('connecting a session'))`. */

@@ -7,6 +7,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/contract';
 import type { AppCore } from '../core/appCore';
 import { dispatch } from '../core/dispatch';
+import { logged } from '../log/mainLog';
 
 export interface BrowserHostOptions {
   core: AppCore;
@@ -51,7 +52,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
   server.on('upgrade', (req, socket, head) => {
     // Whatever arrives, the answer is a status line; nothing a request carries may throw out of here.
-    socket.on('error', () => {});
+    socket.on('error', logged('A socket asking to upgrade failed (a client that went away)', 'debug'));
     try {
       const verdict = checkUpgrade(req, token);
       if (verdict) {

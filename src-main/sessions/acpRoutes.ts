@@ -1,4 +1,4 @@
-import type { RawObject } from '../../src-shared/session/events';
+import type { SessionEventBody } from '../../src-shared/session/events';
 import type { Session } from './session';
 
 /**
@@ -12,7 +12,7 @@ import type { Session } from './session';
  */
 export class AcpRoutes {
   private routes = new Map<string, Session>();
-  private early = new Map<string, { at: number; updates: RawObject[] }>();
+  private early = new Map<string, { at: number; updates: SessionEventBody[] }>();
 
   constructor(private readonly onDropped: (agentId: string, acpSessionId: string, count: number) => void) {}
 
@@ -33,7 +33,7 @@ export class AcpRoutes {
     this.routes.set(key(session.agentId, acpSessionId), session);
     const held = this.early.get(key(session.agentId, acpSessionId));
     this.early.delete(key(session.agentId, acpSessionId));
-    for (const update of held?.updates ?? []) session.record({ kind: 'acp.update', update });
+    for (const event of held?.updates ?? []) session.record(event);
   }
 
   unbind(session: Session): void {
@@ -43,7 +43,7 @@ export class AcpRoutes {
   }
 
   /** An update for an id this agent has not bound (yet): kept up to a minute, then dropped and logged. */
-  holdEarly(agentId: string, acpSessionId: string, update: RawObject): void {
+  holdEarly(agentId: string, acpSessionId: string, update: SessionEventBody): void {
     const now = Date.now();
     for (const [k, entry] of this.early) {
       if (now - entry.at <= 60_000) continue;

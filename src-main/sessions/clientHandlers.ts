@@ -4,11 +4,13 @@ import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/agentConnection';
 import { applyUpdateQuirks } from '../agents/quirks';
+import { missingFileReadsEmpty } from '../agents/quirks/geminiCli';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
 import { rememberedOption } from './permissionMemory';
 import type { Session } from './session';
+import { AcpErrorCode } from '../errors/errors';
 
 export interface ClientHandlerDeps {
   routes: AcpRoutes;
@@ -32,12 +34,12 @@ export interface ClientHandlerDeps {
 export function createClientSide(agentId: string, deps: ClientHandlerDeps): ClientSide {
   const sessionFor = (acpSessionId: unknown): Session => {
     const session = deps.routes.find(agentId, String(acpSessionId));
-    if (!session) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, -32602);
+    if (!session) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, AcpErrorCode.invalidParams);
     return session;
   };
   const ofAgent = () => [...deps.sessions()].filter((session) => session.agentId === agentId);
   return {
-    onSessionUpdate: (acpSessionId, update) => {
+    onSessionUpdate: (acpSessionId, events) => {
       const session = deps.routes.find(agentId, acpSessionId);
       if (!session) {
         if (deps.routes.boundElsewhere(agentId, acpSessionId)) {
@@ -46,12 +48,15 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           return;
         }
         // Agents may send updates (commands, modes) before their `session/new` answer arrives.
-        deps.routes.holdEarly(agentId, acpSessionId, update);
+        for (const event of events) deps.routes.holdEarly(agentId, acpSessionId, event);
         return;
       }
       // History replayed by `session/load` is already in our log: keep the log as the truth.
       if (session.replaying) return;
-      for (const body of applyUpdateQuirks(agentId, session, update, (terminalId) => session.terminals.has(terminalId))) session.record(body);
+      for (const event of events) {
+        if (event.kind !== 'acp.update') session.record(event);
+        else for (const body of applyUpdateQuirks(agentId, session, event.update, (terminalId) => session.terminals.has(terminalId))) session.record(body);
+      }
     },
     onGarbage: (line) => {
       // Shown where someone is looking: a running turn, else a session still connecting.
@@ -74,10 +79,11 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         note: `The agent sent a ${method} request this app could not accept (${String(error.message ?? 'invalid')}); it was answered with an error`,
       });
     },
-    requestPermission: async (raw, signal) => {
+    requestPermission: async (raw, signal, decode) => {
       const session = sessionFor(raw.sessionId);
       const requestId = randomUUID();
-      const toolCall = (raw.toolCall && typeof raw.toolCall === 'object' ? raw.toolCall : {}) as RawObject;
+      // What is asked (the tool call, and the title, explanation and subject when the agent sends them).
+      const { toolCall, title, description, subject } = decode(requestId);
       const options = (Array.isArray(raw.options) ? raw.options : [])
         .filter((option): option is RawObject => typeof option === 'object' && option !== null)
         .map((option) => ({
@@ -86,7 +92,14 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           kind: String(option.kind ?? 'allow_once'),
           ...(option._meta !== undefined ? { _meta: option._meta } : {}),
         }));
-      const request = { kind: 'permission.requested' as const, requestId, toolCall, options, ...(raw._meta !== undefined ? { _meta: raw._meta } : {}) };
+      const request = {
+        kind: 'permission.requested' as const,
+        requestId,
+        toolCall,
+        options,
+        ...(title !== undefined ? { title, description, subject } : {}),
+        ...(raw._meta !== undefined ? { _meta: raw._meta } : {}),
+      };
       // "Always" answered before for this agent and tool kind: answer the same way, visibly.
       const remembered = rememberedOption(deps.settings().alwaysAllow, agentId, session.toolKindOf(toolCall), options);
       if (remembered) {
@@ -109,7 +122,8 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       try {
         return { content: readTextFile(params.path, params.line, params.limit) };
       } catch (error) {
-        throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, -32002);
+        if (missingFileReadsEmpty(agentId, error, isInsideRoots(params.path, session.roots))) return { content: '' };
+        throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, AcpErrorCode.resourceNotFound);
       }
     },
     writeTextFile: async (params) => {
@@ -120,7 +134,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         session.record({ kind: 'file.written', path: params.path, oldText, newText: params.content });
         return {};
       } catch (error) {
-        throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, -32603);
+        throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, AcpErrorCode.internal);
       }
     },
     createTerminal: async (params) => {
@@ -167,11 +181,11 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       if (raw.sessionId !== undefined && raw.sessionId !== null) session = sessionFor(raw.sessionId);
       else if (scope.requestSessionId) session = sessionFor(scope.requestSessionId);
       else if (scope.owner) session = deps.session(scope.owner);
-      if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', -32602);
+      if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', AcpErrorCode.invalidParams);
       const mode = String(raw.mode ?? 'form');
       if (!ELICITATION_MODES.has(mode)) {
         // rfds-elicitation: a mode the client did not declare is answered -32602, never shown as a form.
-        const error = { code: -32602, message: `Elicitation mode "${mode}" is not supported by this client.` };
+        const error = { code: AcpErrorCode.invalidParams, message: `Elicitation mode "${mode}" is not supported by this client.` };
         session.record({
           kind: 'acp.rejected',
           method: 'elicitation/create',
@@ -179,7 +193,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           error,
           note: `The agent asked a question in a way this app cannot show (mode "${mode}")`,
         });
-        throw new ProtocolError(error.message, -32602);
+        throw new ProtocolError(error.message, AcpErrorCode.invalidParams);
       }
       const requestId = randomUUID();
       const answer = session.elicitations.add(requestId, session.id, { action: 'cancel' });
@@ -213,7 +227,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
 async function checkOutside(session: Session, path: string, what: 'read' | 'write', settings: Settings): Promise<void> {
   if (isInsideRoots(path, session.roots)) return;
   if (settings.outsideWorkspace === 'deny') {
-    throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, -32602);
+    throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, AcpErrorCode.invalidParams);
   }
   const requestId = randomUUID();
   const answer = session.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
@@ -233,6 +247,6 @@ async function checkOutside(session: Session, path: string, what: 'read' | 'writ
   });
   const result = await answer;
   if (result.outcome.outcome !== 'selected' || result.outcome.optionId !== 'allow') {
-    throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, -32602);
+    throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, AcpErrorCode.invalidParams);
   }
 }

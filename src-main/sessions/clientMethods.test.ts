@@ -172,7 +172,8 @@ describe('elicitation', () => {
     await h.waitFor(() => h.agentText(sessionId).includes('Elicitation cancel'), 'cancel');
   });
 
-  it('url mode: accept is consent without content; elicitation/complete reaches only its own session', async () => {
+  // The fixture completes `el_unknown`, then `el_done` twice: only the first `el_done` counts.
+  it('url mode: accept is consent without content; elicitation/complete reaches only its own session, once', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();
     const other = await h.newSession();

@@ -1,7 +1,10 @@
-type RawObject = Record<string, unknown>;
+import type { AgentCapabilitiesView } from '../../src-shared/acp/agent';
+import type { Raw } from '../../src-shared/acp/read';
+
+type PromptCapabilities = AgentCapabilitiesView['prompt'];
 
 /** Which prompt capability each content block type needs (protocol-v1-initialization). */
-const NEEDS: Record<string, { capability: string; what: string }> = {
+const NEEDS: Record<string, { capability: keyof PromptCapabilities; what: string }> = {
   image: { capability: 'image', what: 'images' },
   audio: { capability: 'audio', what: 'audio' },
   resource: { capability: 'embeddedContext', what: 'embedded file contents' },
@@ -12,7 +15,7 @@ const NEEDS: Record<string, { capability: string; what: string }> = {
  * allowed; images, audio and embedded resources only when advertised; any other block type is
  * refused (an agent must not get content it never agreed to). Returns the reason, or null.
  */
-export function refusePromptContent(prompt: readonly RawObject[], promptCapabilities: RawObject, agentName: string): string | null {
+export function refusePromptContent(prompt: readonly Raw[], promptCapabilities: PromptCapabilities, agentName: string): string | null {
   const refused = new Set<string>();
   for (const block of prompt) {
     const type = String(block.type);
@@ -22,7 +25,7 @@ export function refusePromptContent(prompt: readonly RawObject[], promptCapabili
       refused.add(`"${type}" content`);
       continue;
     }
-    if (promptCapabilities[need.capability] !== true) refused.add(need.what);
+    if (!promptCapabilities[need.capability]) refused.add(need.what);
   }
   if (refused.size === 0) return null;
   return `${agentName || 'This agent'} does not accept ${[...refused].join(', ')} in prompts (not in its prompt capabilities). Remove them, or attach files as links instead.`;

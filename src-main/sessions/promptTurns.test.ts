@@ -58,6 +58,18 @@ describe('prompt turns', () => {
     expect(h.state(sessionId).status).toBe('idle');
   });
 
+  it('stop reasons max_tokens, max_turn_requests and refusal end the turn as sent, without an error', async () => {
+    const h = harnesses.track(makeCore());
+    const sessionId = await h.newSession();
+    for (const reason of ['max_tokens', 'max_turn_requests', 'refusal']) {
+      await h.prompt(sessionId, `stop ${reason}`);
+      expect(h.lastStop(sessionId)).toMatchObject({ stopReason: reason });
+      expect(h.lastStop(sessionId)?.error).toBeUndefined();
+      expect(h.state(sessionId).status).toBe('idle');
+    }
+    expect(h.agentText(sessionId)).toContain('Stopping with refusal.');
+  });
+
   it('cancel answers a pending permission with `cancelled`, and the turn ends `cancelled`', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();

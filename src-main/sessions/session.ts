@@ -9,6 +9,10 @@ import type { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
 import { PendingRequests } from './pendingRequests';
 import { refusePromptContent } from './promptContent';
+import { logged } from '../log/mainLog';
+import { capabilitiesOf } from '../../src-shared/acp/agent';
+import { updateKind } from '../../src-shared/acp/update';
+import { AcpErrorCode } from '../errors/errors';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
 export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
@@ -134,7 +138,7 @@ export class Session {
     // Known capabilities refuse content up front; otherwise the turn checks after connecting.
     const capabilities = this.connection?.agentCapabilities ?? this.host.capabilities(this.agentId);
     if (capabilities) {
-      const refusal = refusePromptContent(prompt, (capabilities.promptCapabilities ?? {}) as RawObject, state.agentName);
+      const refusal = refusePromptContent(prompt, capabilitiesOf(capabilities).prompt, state.agentName);
       if (refusal) throw new ProtocolError(refusal);
     }
     // Prompts still queued from before a restart go first: the queue is in the log.
@@ -165,13 +169,21 @@ export class Session {
 
   private async runTurn(turn: Turn, prompt: ContentBlock[]): Promise<void> {
     let ended: { stopReason: string; error?: string; usage?: RawObject | null } | null = null;
+    /** The agent's own report of the turn's end is already in the log. */
+    let endedInLog = false;
     try {
       const connection = await this.host.connect(this);
       if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
-      const refusal = refusePromptContent(prompt, connection.promptCapabilities, this.fold().agentName);
+      const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
       if (refusal) throw new ProtocolError(refusal);
       const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
       ended = { stopReason: result.stopReason, usage: result.usage };
+      endedInLog = result.endedInLog === true;
+      if (result.error && isAuthRequired(result.error)) {
+        // The turn ended asking for sign-in: sign in, then the message goes again.
+        if (!this.fold().authMethods) this.host.requireAuth(this, result.error.message);
+        this.blocked = () => this.startTurn(prompt);
+      }
     } catch (error) {
       if (turn.abort.signal.aborted) {
         ended = { stopReason: 'cancelled' };
@@ -187,7 +199,7 @@ export class Session {
       if (this.turn === turn) {
         this.turn = null;
         this.cancelPending('turn ended');
-        this.record({ kind: 'turn.ended', turnId: turn.turnId, ...ended! });
+        if (!endedInLog) this.record({ kind: 'turn.ended', turnId: turn.turnId, ...ended! });
         this.nextQueued();
       }
     }
@@ -200,7 +212,7 @@ export class Session {
     for (const queued of this.fold().queue) this.record({ kind: 'prompt.dequeued', queueId: queued.queueId });
     this.cancelPending('cancelled');
     if (!turn) return;
-    if (this.connection && this.acpSessionId) this.connection.notify('session/cancel', { sessionId: this.acpSessionId });
+    if (this.connection && this.acpSessionId) this.connection.cancelTurn(this.acpSessionId);
     // The agent should answer the prompt with `cancelled`; if it never does, stop waiting.
     turn.cancelTimer ??= setTimeout(() => turn.abort.abort(), this.host.cancelGraceMs);
     if (!this.connection) turn.abort.abort();
@@ -273,7 +285,10 @@ export class Session {
     }
     for (const terminal of this.terminals.values()) terminal.kill();
     if (reason.kind === 'closed' && connection && this.acpSessionId && connection.supportsSession('close')) {
-      void connection.request('session/close', { sessionId: this.acpSessionId }, { timeoutMs: 10_000 }).catch(() => {});
+      // Best effort: the session is closed here either way; an agent that fails to close it keeps a stale one.
+      void connection
+        .request('session/close', { sessionId: this.acpSessionId }, { timeoutMs: 10_000 })
+        .catch(logged(`Closing ACP session ${this.acpSessionId} on the agent`, 'debug'));
     }
     if (reason.kind === 'exited') this.record({ kind: 'agent.exited', code: reason.code, signal: reason.signal, stderrTail: reason.stderrTail });
   }
@@ -289,7 +304,7 @@ export class Session {
 
   terminal(terminalId: string): Terminal {
     const terminal = this.terminals.get(terminalId);
-    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, -32002);
+    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, AcpErrorCode.resourceNotFound);
     return terminal;
   }
 }
@@ -301,7 +316,7 @@ export class Session {
 function isStreamingEvent(event: SessionEvent): boolean {
   if (event.kind === 'terminal.output') return true;
   if (event.kind !== 'acp.update') return false;
-  const kind = (event.update as { sessionUpdate?: unknown }).sessionUpdate;
+  const kind = updateKind(event.update);
   return (
     kind === 'agent_message_chunk' ||
     kind === 'agent_thought_chunk' ||

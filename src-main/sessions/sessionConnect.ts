@@ -2,10 +2,11 @@ import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { isAuthRequired, ProtocolError } from '../acp/agentConnection';
 import type { AgentLink } from '../acp/agentLink';
+import type { DecodedSession } from '../acp/dialects/dialect';
 import type { AgentManager } from '../agents/agentManager';
 import type { AcpRoutes } from './acpRoutes';
-import { toMcpServers } from './mcpServers';
 import type { Session } from './session';
+import { canReconnect as canReconnectView, capabilitiesOf } from '../../src-shared/acp/agent';
 
 export interface ConnectDeps {
   agents: AgentManager;
@@ -48,7 +49,7 @@ export function setupParams(where: { cwd: string; additionalDirectories?: string
   const additional = where.additionalDirectories ?? [];
   return {
     cwd: where.cwd,
-    mcpServers: toMcpServers(settings.mcpServers, connection.agentCapabilities),
+    mcpServers: connection.encodeMcpServers(settings.mcpServers),
     // Sent only to agents that advertise them (protocol-v1-session-setup); file access by the
     // agent to them is allowed either way: the person chose them.
     ...(additional.length > 0 && connection.supportsSession('additionalDirectories') ? { additionalDirectories: additional } : {}),
@@ -56,7 +57,7 @@ export function setupParams(where: { cwd: string; additionalDirectories?: string
 }
 
 async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink> {
-  const connection = await deps.agents.ensureRunning(session.agentId);
+  const connection = await deps.agents.ensureRunning(session.agentId, session.fold().cwd ?? undefined);
   const previous = session.acpSessionId;
   const state = session.fold();
   if (session.roots.length > 1 && !connection.supportsSession('additionalDirectories') && !session.toldNoAdditionalDirs) {
@@ -69,7 +70,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   }
   const params = setupParams(state, connection, deps.settings());
   let how: 'new' | 'load' | 'resume' = 'new';
-  let result: RawObject;
+  let result: DecodedSession;
   const canLoad = connection.agentCapabilities.loadSession === true;
   // A session opened from the agent's list has no transcript here yet: `session/load`
   // brings its history, `session/resume` would not.
@@ -77,13 +78,13 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   if (previous && connection.supportsSession('resume') && !wantsHistory) {
     how = 'resume';
     deps.routes.bind(session, previous);
-    result = await connection.request<RawObject>('session/resume', { ...params, sessionId: previous }, { timeoutMs: 60_000, owner: session.id });
+    result = await connection.openSession('resume', { ...params, sessionId: previous }, session.id);
   } else if (previous && canLoad) {
     how = 'load';
     deps.routes.bind(session, previous);
     session.replaying = state.entries.length > 0;
     try {
-      result = await connection.request<RawObject>('session/load', { ...params, sessionId: previous }, { timeoutMs: 120_000, owner: session.id });
+      result = await connection.openSession('load', { ...params, sessionId: previous }, session.id);
     } finally {
       session.replaying = false;
     }
@@ -94,22 +95,23 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     session.record({ kind: 'session.readonly', reason });
     throw new ProtocolError(reason);
   } else {
-    result = await connection.request<RawObject>('session/new', params, { timeoutMs: 60_000, owner: session.id });
-    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new ProtocolError('The agent answered session/new without a session id.');
-    deps.routes.bind(session, result.sessionId);
+    result = await connection.openSession('new', params, session.id);
+    deps.routes.bind(session, result.acpSessionId!);
   }
   session.connection = connection;
-  result = (result ?? {}) as RawObject;
   session.record({
     kind: 'session.connected',
     acpSessionId: session.acpSessionId!,
     how,
-    configOptions: (result.configOptions as unknown[]) ?? null,
-    modes: (result.modes as RawObject) ?? null,
-    models: (result.models as RawObject) ?? null,
+    configOptions: result.configOptions,
+    modes: result.modes,
+    models: result.models,
     capabilities: connection.agentCapabilities,
     agentInfo: (connection.initializeResult?.agentInfo as RawObject | undefined) ?? null,
+    ...(connection.protocolVersion !== null ? { protocolVersion: connection.protocolVersion } : {}),
   });
+  // What the answer carried beyond the session (slash commands, in some versions).
+  for (const body of result.events) session.record(body);
   // Opened from the agent's list with `session/resume` only: the agent keeps the
   // conversation but sends none of it, so the empty transcript needs a word.
   if (session.openedFromList && how === 'resume' && session.fold().entries.length === 0) {
@@ -121,8 +123,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
 
 /** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */
 export function canReconnect(capabilities: RawObject): boolean {
-  const session = (capabilities.sessionCapabilities ?? {}) as RawObject;
-  return capabilities.loadSession === true || (session.resume !== undefined && session.resume !== null && session.resume !== false);
+  return canReconnectView(capabilitiesOf(capabilities));
 }
 
 export function readonlyReason(agentName: string): string {

@@ -273,18 +273,23 @@ export class SessionManager {
   async setConfig(sessionId: string, configId: string, value: string | boolean): Promise<void> {
     const session = this.get(sessionId);
     const connection = await this.connect(session);
-    const params: RawObject = { sessionId: session.acpSessionId, configId, value };
-    // Boolean options carry the `type` discriminator (rfds-boolean-config-option).
-    if (typeof value === 'boolean') params.type = 'boolean';
-    const result = await connection.request<RawObject>('session/set_config_option', params, { timeoutMs: 30_000 });
-    if (Array.isArray(result?.configOptions)) session.record({ kind: 'config.options', configOptions: result.configOptions });
+    const configOptions = await connection.setConfigOption(session.acpSessionId!, configId, value);
+    if (configOptions) session.record({ kind: 'config.options', configOptions });
   }
 
   async setMode(sessionId: string, modeId: string): Promise<void> {
     const session = this.get(sessionId);
     const connection = await this.connect(session);
-    await connection.request('session/set_mode', { sessionId: session.acpSessionId, modeId }, { timeoutMs: 30_000 });
+    await connection.setMode(session.acpSessionId!, modeId);
     session.record({ kind: 'mode.changed', modeId });
+  }
+
+  /** Stops a terminal the agent runs, or one tool call, where the agent offers that. */
+  async cancelAgentWork(sessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void> {
+    const session = this.get(sessionId);
+    const connection = session.connection;
+    if (!connection || !session.acpSessionId) throw new ProtocolError('The agent is not connected, so there is nothing to stop.');
+    await connection.cancelAgentWork(session.acpSessionId, work);
   }
 
   terminalInput(sessionId: string, terminalId: string, data: string): void {
@@ -371,7 +376,7 @@ export class SessionManager {
   async restartAgent(agentId: string): Promise<void> {
     const affected = this.stopAgentSessions(agentId, 'The agent was restarted.');
     await this.options.agents.restart(agentId);
-    for (const session of affected) void this.connect(session).catch(() => {});
+    for (const session of affected) void this.connect(session).catch(logged(`Reconnecting session ${session.id} after a restart`, 'warn'));
   }
 
   // ---------------------------------------------------------------- the agent's session list

@@ -125,6 +125,16 @@ describe('session setup', () => {
     expect(h.core.state().sessions.find((s) => s.sessionId === sessionId)?.title).toBe('Fixture titled session');
   });
 
+  it("a person's rename wins over a later session_info_update title; the agent's metadata still arrives", async () => {
+    const h = harnesses.track(makeCore());
+    const sessionId = await h.newSession();
+    await h.core.handlers['history.rename']({ sessionId, title: 'My own name' });
+    await h.prompt(sessionId, 'usage');
+    expect(h.state(sessionId).title).toBe('My own name');
+    expect(h.state(sessionId).info?.updatedAt).toBe('2026-11-05T10:00:00Z');
+    expect(h.core.state().sessions.find((s) => s.sessionId === sessionId)?.title).toBe('My own name');
+  });
+
   it('available_commands_update', async () => {
     const h = harnesses.track(makeCore(['--commands']));
     const sessionId = await h.newSession();

@@ -5,6 +5,7 @@ import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import type { Session } from './session';
+import { logged } from '../log/mainLog';
 
 export interface SignInDeps {
   agents: AgentManager;
@@ -50,7 +51,7 @@ export class SignIn {
     const agentName = session.fold().agentName;
     // Methods come from the last `initialize`; an agent that died since can still be signed in
     // with env values (the restart below) or a terminal.
-    await agents.ensureRunning(session.agentId).catch(() => null);
+    await agents.ensureRunning(session.agentId).catch(logged(`Starting ${session.agentId} to sign in (the methods of its last start are used)`, 'debug'));
     const method = agents.authMethods(session.agentId).find((candidate) => candidate.id === methodId);
     if (!method) throw new ProtocolError(`"${methodId}" is not one of ${agentName}'s sign-in methods.`);
     if (env && method.type !== 'env_var') throw new ProtocolError(`The sign-in method "${method.name}" takes no values.`);
@@ -58,7 +59,7 @@ export class SignIn {
       switch (method.type) {
         case 'agent': {
           const connection = await agents.ensureRunning(session.agentId);
-          await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000, owner: session.id });
+          await connection.authenticate(methodId, session.id);
           this.succeeded(session, methodId);
           return {};
         }
@@ -103,7 +104,7 @@ export class SignIn {
     // The environment is read when the process starts: restart, then sign in on the new process.
     const affected = this.deps.stopAgentSessions(session.agentId, 'The agent was restarted to sign in.');
     const connection = await agents.restart(session.agentId);
-    await connection.request('authenticate', { methodId }, { timeoutMs: 10 * 60_000, owner: session.id });
+    await connection.authenticate(methodId, session.id);
     this.succeeded(session, methodId, affected);
   }
 
@@ -159,7 +160,8 @@ export class SignIn {
       const retry = other.blocked;
       other.blocked = null;
       if (retry) retry();
-      else if (!other.connection && !other.connecting && !other.fold().readonlyReason) void this.deps.connect(other).catch(() => {});
+      else if (!other.connection && !other.connecting && !other.fold().readonlyReason)
+        void this.deps.connect(other).catch(logged(`Connecting session ${other.id} after signing in`, 'warn'));
       other.nextQueued();
     }
   }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { SessionEvent } from '../../src-shared/session/events';
 import { validEvent } from './eventSchema';
+import { logDebug, logUnlessMissing } from '../log/mainLog';
 
 /** Whether a log is being saved; reported when it changes (see EventLog's `onHealth`). */
 export type LogHealth = { saving: false; error: string } | { saving: true; written: number };
@@ -88,8 +89,8 @@ export class EventLog {
         // Part of the text may be on disk: cut it off, so the retry writes whole lines once.
         try {
           ftruncateSync(this.fd, before);
-        } catch {
-          /* the torn line is skipped on read */
+        } catch (truncateError) {
+          logDebug(`Cutting a torn line off ${this.file} (it is skipped on read)`, truncateError);
         }
         throw error;
       }
@@ -130,8 +131,8 @@ export class EventLog {
         closeSync(fd);
       }
       if (buffer[0] !== 0x0a && this.fd !== null) logIo.append(this.fd, '\n');
-    } catch {
-      /* a new file */
+    } catch (error) {
+      logUnlessMissing(`Checking the end of ${this.file} (missing: a new log)`, error);
     }
   }
 
@@ -139,8 +140,9 @@ export class EventLog {
   sync(): void {
     try {
       if (this.fd !== null) fsyncSync(this.fd);
-    } catch {
-      /* reported by the next append if the disk is in trouble */
+    } catch (error) {
+      // The next append reports a disk in trouble to the person.
+      logDebug(`Syncing ${this.file}`, error);
     }
   }
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { countMessages, firstPrompt } from '../../src-shared/history/entryText';
 import type { SessionState } from '../../src-shared/session/state';
 import { readJson, writeFileAtomic } from './jsonFile';
+import { logWarn } from '../log/mainLog';
 
 /** What the history list shows about a session, kept so the list opens without reading logs. */
 export interface CatalogEntry {
@@ -94,8 +95,8 @@ export class SessionCatalog {
     this.timer ??= setTimeout(() => {
       try {
         this.flush();
-      } catch {
-        /* a cache (a full disk): rebuilt from the logs on the next start */
+      } catch (error) {
+        logWarn(`Saving ${this.file} (a cache: rebuilt from the logs on the next start)`, error);
       }
     }, this.delayMs);
   }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { OutputBuffer } from './outputBuffer';
 import { planTerminalSpawn } from './shellCommand';
-import { logWarn } from '../log/mainLog';
+import { logged, logWarn } from '../log/mainLog';
 
 type NodePty = typeof import('node-pty');
 
@@ -107,7 +107,8 @@ export class Terminal {
       finish({ exitCode: 127, signal: null });
     });
     child.on('exit', (code, signal) => finish({ exitCode: code, signal }));
-    child.stdin.on('error', () => {});
+    // A command that exits before reading its input: its exit is what the agent sees.
+    child.stdin.on('error', logged(`Writing to the terminal command ${spec.command}`, 'debug'));
     this.handle = {
       write: (text) => child.stdin.write(text),
       resize: () => {},

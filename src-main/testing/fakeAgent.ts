@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { type AgentHost, type ExitInfo, LineRing, type StartAgent } from '../agents/agentProcess';
+import { type AgentHost, type ExitInfo, LineRing, type StartAgent, STDERR_LINES } from '../agents/agentProcess';
 import { startAgentFor } from './inProcessAgent';
 
 type RawObject = Record<string, unknown>;
@@ -121,7 +121,7 @@ interface LooseAgentApp {
 let nextPid = 2_000_000;
 
 class FakeHost implements AgentHost {
-  readonly stderr = new LineRing(500);
+  readonly stderr = new LineRing(STDERR_LINES);
   readonly exited: Promise<ExitInfo>;
   readonly pid = nextPid++;
   /** Client → agent, and agent → client. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent } from '../agents/agentProcess';
+import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../agents/agentProcess';
 
 /**
  * Runs a script agent (the scripted fixture agent, `e2e/fixtures/fixture-agent.mjs`) inside this
@@ -39,7 +39,7 @@ type ScriptFunction = (process: unknown, modules: Record<string, unknown>) => Pr
 const compiled = new Map<string, Promise<{ run: ScriptFunction; specifiers: string[] }>>();
 
 class InProcessAgent implements AgentHost {
-  readonly stderr = new LineRing(500);
+  readonly stderr = new LineRing(STDERR_LINES);
   readonly exited: Promise<ExitInfo>;
   readonly pid = nextPid++;
   private exitInfo: ExitInfo | null = null;

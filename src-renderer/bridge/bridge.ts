@@ -1,4 +1,5 @@
 import type { AppBridge, ContractError, EventName, EventPayload, RequestName, RequestInput, RequestResult } from '../../src-shared/ipc/contract';
+import { logged } from '../log';
 
 type Answer = { ok: true; result: unknown } | { ok: false; error: ContractError };
 
@@ -110,19 +111,21 @@ function webSocketBridge(): ConnectedBridge {
             .then((response) => {
               if (response.status === 401 && !socket) setState('unauthorized');
             })
-            .catch(() => {});
+            // The host is down: the retries below go on, and the connection state shows it.
+            .catch(logged('Asking the host why the connection was refused', 'debug'));
         }
         // A request made while this attempt was pending (e.g. Send while the host restarts)
         // fails now instead of waiting forever on a promise nothing resolves, so the composer
         // puts the person's text back (reject is a no-op when the socket had opened).
         reject(new BridgeError('disconnected', 'Not connected to the app; nothing was sent. Try again once it reconnects.'));
         // The host may be restarting: keep trying, backing off to 2 s.
-        setTimeout(() => void connect().catch(() => {}), Math.min(2000, 100 * 2 ** retry++));
+        // A failed attempt closes the socket, which schedules the next one: the state shows it, the log keeps it.
+        setTimeout(() => void connect().catch(logged('Reconnecting to the host', 'debug')), Math.min(2000, 100 * 2 ** retry++));
       };
     });
     return open;
   };
-  void connect().catch(() => {});
+  void connect().catch(logged('Connecting to the host', 'debug'));
 
   return {
     async request<K extends RequestName>(name: K, input: RequestInput<K>): Promise<RequestResult<K>> {

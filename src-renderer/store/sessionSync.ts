@@ -74,4 +74,3 @@ export function createSessionSync({ store, fetchEvents, applied, onError }: Deps
 
   return { apply, load };
 }
-export type SessionSync = ReturnType<typeof createSessionSync>;

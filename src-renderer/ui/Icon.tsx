@@ -37,8 +37,6 @@ const PATHS: Record<string, string> = {
   retry: 'M4 12a8 8 0 0 1 14-5.3L20 9M20 4v5h-5M20 12a8 8 0 0 1-14 5.3L4 15M4 20v-5h5',
 };
 
-export type IconName = keyof typeof PATHS;
-
 export function Icon({ name, label, className }: { name: string; label?: string; className?: string }) {
   const d = PATHS[name] ?? PATHS.unknown;
   return (

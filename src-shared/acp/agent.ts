@@ -1,4 +1,4 @@
-import { memoView, obj, str, type Raw } from './read';
+import { isObject, memoView, num, obj, str, type Raw } from './read';
 
 /** What the agent said about itself at `initialize` (`agentInfo`, `agentCapabilities`). */
 export type AgentInfoView = { name?: string; title?: string; version?: string; raw: Raw };
@@ -10,6 +10,8 @@ export type AgentCapabilitiesView = {
   mcp: { http: boolean; sse: boolean };
   /** `sessionCapabilities` by name (list, fork, resume, close, …; future ones included). */
   session: Record<string, unknown>;
+  /** `auth.logout` advertised (rfds-logout). */
+  auth: { logout: boolean };
   raw: Raw;
 };
 
@@ -21,6 +23,7 @@ export const agentCapabilitiesView = memoView((raw): AgentCapabilitiesView => {
     prompt: { image: prompt.image === true, audio: prompt.audio === true, embeddedContext: prompt.embeddedContext === true },
     mcp: { http: mcp.http === true, sse: mcp.sse === true },
     session: obj(raw.sessionCapabilities),
+    auth: { logout: present(obj(raw.auth).logout) },
     raw,
   };
 });
@@ -31,6 +34,37 @@ export const capabilitiesOf = (raw: Raw | null | undefined): AgentCapabilitiesVi
 
 /** Whether the agent advertised a session capability (`sessionCapabilities.<name>` present and not false). */
 export function hasSessionCapability(capabilities: AgentCapabilitiesView, name: string): boolean {
-  const value = capabilities.session[name];
+  return present(capabilities.session[name]);
+}
+
+/** Whether a restored session can go on: `session/resume` or `session/load` is offered. */
+export function canReconnect(capabilities: AgentCapabilitiesView): boolean {
+  return capabilities.loadSession || hasSessionCapability(capabilities, 'resume');
+}
+
+/** A capability is advertised by any value but absent, null or false (an empty object counts). */
+function present(value: unknown): boolean {
   return value !== undefined && value !== null && value !== false;
+}
+
+/** An `initialize` answer: the objects the app keeps (absent or not an object: null), the value beside them. */
+export type InitializeView = {
+  protocolVersion: number | null;
+  agentInfo: Raw | null;
+  agentCapabilities: Raw | null;
+  authMethods: unknown;
+  meta: Raw | null;
+  raw: Raw;
+};
+
+export function initializeView(raw: Raw): InitializeView {
+  const objectOrNull = (value: unknown): Raw | null => (isObject(value) ? value : null);
+  return {
+    protocolVersion: num(raw.protocolVersion) ?? null,
+    agentInfo: objectOrNull(raw.agentInfo),
+    agentCapabilities: objectOrNull(raw.agentCapabilities),
+    authMethods: raw.authMethods,
+    meta: objectOrNull(raw._meta),
+    raw,
+  };
 }

@@ -1,4 +1,4 @@
-import { KNOWN_CONFIG_CATEGORIES } from './known';
+import { KNOWN_CONFIG_CATEGORIES, KNOWN_CONFIG_OPTION_TYPES, isKnown } from './known';
 import { memoView, objects, str, type Raw } from './read';
 
 export type SelectValue = { value: string; name: string; description?: string };
@@ -28,6 +28,7 @@ export const configOptionView = memoView((raw): ConfigOptionView => {
   const id = String(raw.id ?? '');
   const base: OptionBase = { id, name: str(raw.name) ?? id, description: str(raw.description), category: str(raw.category), raw };
   const type = str(raw.type) ?? '';
+  if (!isKnown(KNOWN_CONFIG_OPTION_TYPES, type)) return { ...base, type: 'unknown', typeName: type || '(no type)' };
   if (type === 'select') {
     const options = objects(raw.options).map((item): SelectValue | SelectGroup =>
       Array.isArray(item.options)
@@ -37,8 +38,7 @@ export const configOptionView = memoView((raw): ConfigOptionView => {
     const flat = options.flatMap((o) => ('options' in o ? o.options : [o]));
     return { ...base, type, currentValue: String(raw.currentValue ?? ''), options, flat };
   }
-  if (type === 'boolean') return { ...base, type, currentValue: raw.currentValue === true };
-  return { ...base, type: 'unknown', typeName: type || '(no type)' };
+  return { ...base, type, currentValue: raw.currentValue === true };
 });
 
 /** Known categories first (mode, model, its parameters, thought level), then the rest in the agent's order. */

@@ -1,4 +1,4 @@
-import { KNOWN_TOOL_CONTENT_TYPES, isKnown } from './known';
+import { KNOWN_CONTENT_TYPES, KNOWN_TOOL_CONTENT_TYPES, isKnown } from './known';
 import { isObject, memoView, num, obj, objects, str, type Raw } from './read';
 
 /** An ACP content block, typed by `type`; `unknown` keeps a future or extension type as it came. */
@@ -12,6 +12,7 @@ export type ContentBlockView =
 
 export const contentBlockView = memoView((raw): ContentBlockView => {
   const type = str(raw.type) ?? '';
+  if (!isKnown(KNOWN_CONTENT_TYPES, type)) return { type: 'unknown', typeName: type || '(no type)', raw };
   switch (type) {
     case 'text':
       return { type, text: str(raw.text) ?? '', raw };
@@ -25,8 +26,6 @@ export const contentBlockView = memoView((raw): ContentBlockView => {
       const resource = obj(raw.resource);
       return { type, uri: str(resource.uri) ?? '', text: str(resource.text), mimeType: str(resource.mimeType), raw };
     }
-    default:
-      return { type: 'unknown', typeName: type || '(no type)', raw };
   }
 });
 

@@ -53,6 +53,10 @@ export const KNOWN_PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as co
 
 /** `PromptResponse.stopReason`. */
 export const KNOWN_STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;
+/** The app's own stop reasons (the turn failed, the app closed it on restart, it waits for sign-in). */
+export const APP_STOP_REASONS = ['error', 'interrupted', 'auth_required'] as const;
+/** A label for every stop reason the app knows; others are shown as they came. */
+export type StopReasonLabels = Record<(typeof KNOWN_STOP_REASONS)[number] | (typeof APP_STOP_REASONS)[number], string>;
 
 /** Elicitation `mode` (rfds-elicitation). */
 export const KNOWN_ELICITATION_MODES = ['form', 'url'] as const;
@@ -60,10 +64,4 @@ export const KNOWN_ELICITATION_MODES = ['form', 'url'] as const;
 /** Whether `value` is one of `list` (and then typed as such). */
 export function isKnown<T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);
-}
-
-/** `known`, `extension` (`_`-prefixed) or `future` (another value of a newer ACP). */
-export function classify(list: readonly string[], value: string): 'known' | 'extension' | 'future' {
-  if (list.includes(value)) return 'known';
-  return value.startsWith('_') ? 'extension' : 'future';
 }

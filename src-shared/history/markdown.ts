@@ -2,6 +2,7 @@ import type { RawObject } from '../session/events';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../session/state';
 import { blockText, contentBlockView, locationView, toolContentView } from '../acp/content';
 import { lineDiff } from './lineDiff';
+import type { StopReasonLabels } from '../acp/known';
 
 export interface MarkdownOptions {
   /** When the export was made (ISO); left out when absent so tests are stable. */
@@ -85,7 +86,8 @@ const STOP_LABELS: Record<string, string> = {
   refusal: 'The agent refused',
   interrupted: 'Interrupted',
   error: 'Failed',
-};
+  auth_required: 'Waiting for sign-in',
+} satisfies StopReasonLabels;
 
 function entryMarkdown(entry: TranscriptEntry, state: SessionState): string {
   switch (entry.kind) {

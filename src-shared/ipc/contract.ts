@@ -6,6 +6,7 @@ import { sessionIdSchema } from './ids';
 import { registryEvents, registryRequests } from './registryContract';
 import { historyRequests } from './historyContract';
 import { logRequests } from './logContract';
+import { agentWorkRequests } from './agentWorkContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -119,6 +120,7 @@ export const requests = {
   ...registryRequests,
   ...historyRequests,
   ...logRequests,
+  ...agentWorkRequests,
 } as const;
 
 export const events = {

@@ -8,7 +8,3 @@ import { z } from 'zod';
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 
 export const sessionIdSchema = z.string().regex(SESSION_ID_PATTERN, 'must be 1–200 letters, digits, "_" or "-" (a session id names a file)');
-
-export function isSessionId(value: unknown): value is string {
-  return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
-}

@@ -182,8 +182,9 @@ function applyState(state: SessionState, event: Extract<NeutralEvent, { kind: 's
   if (Array.isArray(event.background)) state.background = event.background;
   else if (event.background === null || !KNOWN_STATES.has(event.state)) delete state.background;
   if (event.state === 'idle') {
-    if (!event.turnEnded) {
-      // A repeated or resume snapshot: not a new completion.
+    // A repeated or resume snapshot is not a new completion; nor is an idle for a turn the app
+    // already ended (the agent answered a cancel after the grace period).
+    if (!event.turnEnded || !state.currentTurnId) {
       if (!state.currentTurnId) state.status = helpers.recompute(state);
       return;
     }

@@ -1,12 +1,10 @@
 // Over 400 lines on purpose: the fold is one switch over every event kind, and keeping it in one
 // place is what makes "state = fold(events)" checkable by reading; the v2-only kinds live in reduceNeutral.ts.
 import { isKnown, KNOWN_UPDATE_KINDS } from '../acp/known';
+import { usageView } from '../acp/usage';
 import type { ContentBlock, RawObject, SessionEvent } from './events';
 import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';
 import { emptySession, type PlanEntryItem, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
-
-// The lists of known values live in one place (src-shared/acp/known.ts); re-exported for old imports.
-export { KNOWN_TOOL_KINDS, KNOWN_TOOL_STATUSES, KNOWN_UPDATE_KINDS } from '../acp/known';
 
 /**
  * Applies a batch of events to a session's state and returns the new state.
@@ -427,12 +425,8 @@ function applyUpdate(state: SessionState, update: RawObject, seq: number): void 
       }
       return;
     case 'usage_update': {
-      const cost = isObject(update.cost) ? (update.cost as { amount: number; currency: string }) : null;
-      state.usage = {
-        used: typeof update.used === 'number' ? update.used : undefined,
-        size: typeof update.size === 'number' ? update.size : undefined,
-        cost,
-      };
+      const { used, size, cost } = usageView(update);
+      state.usage = { used, size, cost };
       return;
     }
   }

@@ -42,7 +42,7 @@ export const FINAL_TEXT = 'Compat turn complete: wrote, read, edited and ran.';
 export const SECOND_TEXT = 'Second turn answered.';
 export const THOUGHT = 'Planning the compat run: write, read, edit, then a shell command.';
 
-const MARKER = /\[compat:(\w+)(?: ws=([^\]\s]+))?\]/;
+const MARKER = /\[compat:(\w+)(?: ws=([^\]\s]+))?\]/g;
 
 /** The prompt marker a test puts in its message. */
 export function marker(scenario: 'full' | 'slow' | 'second', workspace?: string): string {
@@ -55,7 +55,9 @@ export function nextStep(conversation: Conversation): Step {
   let workspace = '';
   let results = 0;
   for (const message of conversation.messages) {
-    const match = message.role === 'user' ? MARKER.exec(message.text) : null;
+    // The last marker of a message: an agent may merge a stopped prompt with the next one into one
+    // user message (Claude Code 0.16 does), and a model answers the latest request.
+    const match = message.role === 'user' ? [...message.text.matchAll(MARKER)].pop() : undefined;
     if (match) {
       scenario = match[1];
       workspace = match[2] ?? '';

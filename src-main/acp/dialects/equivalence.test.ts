@@ -171,4 +171,16 @@ describe('turn end and background work (v2)', () => {
     expect(status('fg')).toBe('canceled');
     expect(state.background).toEqual([{ type: 'tool_call', toolCallId: 'bg' }]);
   });
+
+  it('an idle that arrives after the app already ended the turn (the agent ignored the cancel past the grace period) adds no second end', () => {
+    const events = record(v2, [
+      ...start(2),
+      { update: { sessionUpdate: 'state_update', state: 'running' } },
+      { app: { kind: 'turn.ended', turnId: 't1', stopReason: 'cancelled' } },
+      { update: { sessionUpdate: 'state_update', state: 'idle', stopReason: 'cancelled' } },
+    ]);
+    const state = reduceSession(undefined, events);
+    expect(state.entries.filter((entry) => entry.kind === 'stop')).toHaveLength(1);
+    expect(state.status).toBe('idle');
+  });
 });

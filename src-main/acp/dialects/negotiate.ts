@@ -7,6 +7,7 @@ import { dialectFor } from './index';
 import { startNegotiation, stepNegotiation, type NegotiationAction, type NegotiationInput, type Version } from './negotiation';
 import type { AgentProfile } from './profile';
 import { Switchboard } from './switchboard';
+import { logged } from '../../log/mainLog';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -17,6 +18,8 @@ export interface AgentTransport {
   input: ReadableStream<Uint8Array>;
   /** The agent's stdin. */
   output: WritableStream<Uint8Array>;
+  /** The message stream over `input`/`output` when the caller framed it already (stdout guard, raw tap). */
+  stream?: acp1.Stream;
   stop(): Promise<unknown>;
 }
 
@@ -79,18 +82,18 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
   const timeoutMs = options.timeoutMs ?? 60_000;
   const steps: string[] = [];
   let transport = options.start();
-  let board = new Switchboard(acp1.ndJsonStream(transport.output, transport.input));
+  let board = new Switchboard(transport.stream ?? acp1.ndJsonStream(transport.output, transport.input));
   let { state, action } = startNegotiation(options.setting, options.agent);
   for (;;) {
     if (action.type === 'fail') {
-      await transport.stop().catch(() => {});
+      await transport.stop().catch(logged('Stopping the agent after negotiating', 'debug'));
       throw new NegotiationError(action.message, steps);
     }
     if (action.type === 'restart') {
       steps.push(`restart v${action.version}`);
-      await transport.stop().catch(() => {});
+      await transport.stop().catch(logged('Stopping the agent after negotiating', 'debug'));
       transport = options.start();
-      board = new Switchboard(acp1.ndJsonStream(transport.output, transport.input));
+      board = new Switchboard(transport.stream ?? acp1.ndJsonStream(transport.output, transport.input));
     }
     const version = (action as Extract<NegotiationAction, { version: Version }>).version;
     steps.push(`initialize v${version}`);
@@ -98,7 +101,7 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
     ({ state, action } = stepNegotiation(state, attempt.input));
     if (action.type === 'done') {
       if (attempt.sdkError) {
-        await transport.stop().catch(() => {});
+        await transport.stop().catch(logged('Stopping the agent after negotiating', 'debug'));
         throw new NegotiationError(`${options.agent.name} answered initialize in a shape the ACP SDK rejects: ${attempt.sdkError}`, steps);
       }
       const dialect = dialectFor(action.version);

@@ -73,3 +73,34 @@ export function authMethodOf(raw: RawObject): AuthMethodInfo {
 export function otherKeys(source: RawObject, known: readonly string[]): RawObject {
   return Object.fromEntries(Object.entries(source).filter(([key, value]) => !known.includes(key) && present(value)));
 }
+
+/**
+ * The profile in the v1 `initialize` answer's shape: what the session layer, the agent list and
+ * the renderer read (capabilities, agent info, auth methods), whatever version the agent speaks.
+ * v2's `session/resume` with a replay stands for v1's `loadSession`.
+ */
+export function asV1Initialize(profile: AgentProfile): RawObject {
+  const s = profile.session;
+  const sessionCapabilities: RawObject = {
+    ...profile.session.other,
+    ...(s.resume ? { resume: {} } : {}),
+    ...(s.list ? { list: {} } : {}),
+    ...(s.delete ? { delete: {} } : {}),
+    ...(s.fork ? { fork: {} } : {}),
+    ...(s.close ? { close: {} } : {}),
+    ...(s.additionalDirectories ? { additionalDirectories: {} } : {}),
+  };
+  return {
+    protocolVersion: profile.protocolVersion,
+    ...(profile.agentInfo ? { agentInfo: profile.agentInfo.raw } : {}),
+    authMethods: profile.authMethods.map((method) => ({ ...method.raw, id: method.id })),
+    agentCapabilities: {
+      loadSession: s.load || s.resumeReplays,
+      promptCapabilities: { ...profile.prompt },
+      mcpCapabilities: { http: profile.mcp.http, sse: profile.mcp.sse },
+      sessionCapabilities,
+      ...(profile.logout ? { auth: { logout: {} } } : {}),
+    },
+    ...(profile.meta !== undefined ? { _meta: profile.meta } : {}),
+  };
+}

@@ -1,5 +1,6 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import type { MessageTap } from '../rawTap';
+import { logDebug, logError } from '../../log/mainLog';
 
 /**
  * One agent process's message stream, lent to one SDK connection at a time. Negotiation needs
@@ -60,12 +61,13 @@ export class Switchboard {
         try {
           forward = this.tap.incoming?.(value) ?? value;
         } catch (error) {
-          console.error('message tap failed', error);
+          logError('The raw message tap failed on a message from the agent (passed on as it came)', error);
         }
         this.current?.deliver(forward);
       }
-    } catch {
-      /* the process's stream failed: the same as its end */
+    } catch (error) {
+      // The process's stream failed: the same as its end (the exit says why).
+      logDebug("Reading the agent's output", error);
     } finally {
       this.ended = true;
       this.current?.end();
@@ -95,7 +97,7 @@ class Link {
         try {
           tap().outgoing?.(message);
         } catch (error) {
-          console.error('message tap failed', error);
+          logError('The raw message tap failed on a message to the agent (sent as it was)', error);
         }
         await writer.write(message);
       },
@@ -114,7 +116,9 @@ class Link {
     if (!this.attached) return;
     try {
       this.controller.enqueue(message);
-    } catch {
+    } catch (error) {
+      // The reader went away (the SDK closed its side): nothing is waiting for this message.
+      logDebug('Delivering a message to a closed connection', error);
       this.attached = false;
     }
   }
@@ -124,8 +128,8 @@ class Link {
     this.attached = false;
     try {
       this.controller.close();
-    } catch {
-      /* already closed */
+    } catch (error) {
+      logDebug('Closing a connection that was already closed', error);
     }
   }
 

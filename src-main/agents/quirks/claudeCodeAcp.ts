@@ -1,5 +1,8 @@
 /**
- * Quirk: Claude Code's ACP adapter (`@zed-industries/claude-code-acp`, 0.16 in the registry
+ * Claude's ACP adapters: the `_meta["terminal-auth"]` sign-in of the older adapter, and
+ * `IS_SANDBOX=1` when the app runs as root (they refuse to start as root without it).
+ *
+ * Claude Code's ACP adapter (`@zed-industries/claude-code-acp`, 0.16 in the registry
  * snapshot) predates terminal auth methods (`type: "terminal"`, rfds-auth-methods). Its one
  * method, `claude-login`, has no type, and `authenticate` answers "Method not implemented".
  * When the client declares `clientCapabilities._meta["terminal-auth"]` (Zed's extension), the
@@ -9,7 +12,7 @@
  * header before anything is typed). Other agents may use the same extension; it is harmless
  * for agents that ignore it.
  */
-type RawObject = Record<string, unknown>;
+import { isObject, obj, str, type Raw } from '../../../src-shared/acp/read';
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
 export const LEGACY_TERMINAL_AUTH_CAPABILITY = { 'terminal-auth': true } as const;
@@ -22,16 +25,14 @@ export interface LegacyTerminalAuth {
 }
 
 /** The `_meta["terminal-auth"]` command of an auth method, if it has a usable one. */
-export function legacyTerminalAuth(method: RawObject): LegacyTerminalAuth | null {
-  const meta = method._meta;
-  if (typeof meta !== 'object' || meta === null) return null;
-  const spec = (meta as RawObject)['terminal-auth'];
-  if (typeof spec !== 'object' || spec === null) return null;
-  const { command, args, env, label } = spec as RawObject;
-  if (typeof command !== 'string' || !command) return null;
+export function legacyTerminalAuth(method: Raw): LegacyTerminalAuth | null {
+  const spec = obj(obj(method._meta)['terminal-auth']);
+  const { args, label } = spec;
+  const command = str(spec.command);
+  if (!command) return null;
   const environment: Record<string, string> = {};
-  if (typeof env === 'object' && env !== null) {
-    for (const [name, value] of Object.entries(env as RawObject)) if (typeof value === 'string') environment[name] = value;
+  if (isObject(spec.env)) {
+    for (const [name, value] of Object.entries(spec.env)) if (typeof value === 'string') environment[name] = value;
   }
   return {
     command,
@@ -39,4 +40,24 @@ export function legacyTerminalAuth(method: RawObject): LegacyTerminalAuth | null
     env: environment,
     ...(typeof label === 'string' ? { label } : {}),
   };
+}
+
+/**
+ * Claude's ACP adapters (`@zed-industries/claude-code-acp`, `@agentclientprotocol/claude-agent-acp`)
+ * start Claude Code with the "bypass permissions" mode available, and Claude Code refuses that
+ * as root unless `IS_SANDBOX=1` ("--dangerously-skip-permissions cannot be used with root/sudo
+ * privileges", `startupFailureReason: "bypass_root"`): the agent exits before `initialize`.
+ * Only when the app itself runs as root (containers, root shells) it starts them with
+ * `IS_SANDBOX=1`, unless the person set the variable; the mode the session starts in is
+ * unchanged. A normal user's environment is left as it is.
+ */
+export function claudeRootEnv(
+  agentId: string,
+  launch: { command: string; args: string[]; env: Record<string, string> },
+  isRoot: boolean,
+  hostEnv: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  if (!isRoot || 'IS_SANDBOX' in launch.env || hostEnv.IS_SANDBOX !== undefined) return {};
+  const named = [agentId, launch.command, ...launch.args].some((part) => /claude-(code|agent)-acp/i.test(part));
+  return named ? { IS_SANDBOX: '1' } : {};
 }

@@ -1,5 +1,8 @@
 /**
- * Quirk: Codex's ACP adapter (`@zed-industries/codex-acp`) runs commands itself and shows them
+ * Codex: command output in the same xterm view as the app's terminals, from `_meta.terminal_*`
+ * updates or, in 0.16, from the completed call's `rawOutput` (its only copy of the output).
+ *
+ * Codex's ACP adapter (`@zed-industries/codex-acp`) runs commands itself and shows them
  * as a terminal content block for a terminal the client never created, naming it in
  * `_meta.terminal_info: { terminal_id, cwd }`. The output streams in tool-call updates as
  * `_meta.terminal_output_delta: { terminal_id, data }` (older versions: `terminal_output`), and
@@ -7,6 +10,12 @@
  * its own terminal events, so the card shows the output live in the same xterm view as a
  * terminal the app runs, with the exit code. The adapter sends them when the client declares
  * `clientCapabilities._meta.terminal_output`.
+ *
+ * Codex 0.16 (`unified_exec`) sends none of that for most commands: the call has no content and
+ * the output is only in the completed update's `rawOutput` (`aggregated_output`,
+ * `formatted_output`, `stdout`/`stderr`, `exit_code`), which the card would show only under
+ * "Raw output". Such a call gets a terminal of its own, filled at once with that output and its
+ * exit code, and a terminal content block on the card (see `rawOutputTerminal`).
  */
 import type { RawObject, SessionEventBody } from '../../../src-shared/session/events';
 
@@ -17,10 +26,14 @@ export const TERMINAL_OUTPUT_CAPABILITY = { terminal_output: true } as const;
 export interface AgentTerminals {
   open: Map<string, { toolCallId: string }>;
   done: Set<string>;
+  /** Tool calls that already show content (a terminal or anything else): left as they are. */
+  withContent: Set<string>;
+  /** The command of each tool call whose input named one, for calls completed without content. */
+  commands: Map<string, string>;
 }
 
 export function newAgentTerminals(): AgentTerminals {
-  return { open: new Map(), done: new Set() };
+  return { open: new Map(), done: new Set(), withContent: new Set(), commands: new Map() };
 }
 
 const isObject = (value: unknown): value is RawObject => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -95,4 +108,41 @@ function commandOf(update: RawObject): string {
   }
   if (typeof command === 'string') return command;
   return typeof update.title === 'string' ? update.title : 'command';
+}
+
+const ENDED = new Set(['completed', 'failed', 'canceled', 'cancelled']);
+
+/**
+ * A command call that ends with its output only in `rawOutput` (Codex 0.16): the update, with a
+ * terminal content block added, and the events of a terminal holding that output. Anything
+ * else: the update as it came and no events. Call after `agentTerminalEvents`.
+ */
+export function rawOutputTerminal(update: RawObject, terminals: AgentTerminals): { update: RawObject; events: SessionEventBody[] } {
+  const unchanged = { update, events: [] };
+  const toolCallId = String(update.toolCallId ?? '');
+  if (!toolCallId || (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update')) return unchanged;
+  if (Array.isArray(update.content) && update.content.length) terminals.withContent.add(toolCallId);
+  if (hasTerminalMeta(isObject(update._meta) ? update._meta : {}) || [...terminals.open.values()].some((t) => t.toolCallId === toolCallId))
+    terminals.withContent.add(toolCallId);
+  const input = isObject(update.rawInput) ? update.rawInput : null;
+  if (input && (Array.isArray(input.command) || typeof input.command === 'string')) terminals.commands.set(toolCallId, commandOf(update));
+  if (!ENDED.has(String(update.status)) || terminals.withContent.has(toolCallId)) return unchanged;
+  const raw = isObject(update.rawOutput) ? update.rawOutput : null;
+  const output = raw ? outputOf(raw) : null;
+  const command = raw && (Array.isArray(raw.command) || typeof raw.command === 'string') ? commandOf({ rawInput: raw }) : terminals.commands.get(toolCallId);
+  if (output === null || command === undefined) return unchanged;
+  terminals.withContent.add(toolCallId);
+  const terminalId = `${toolCallId}:output`;
+  terminals.done.add(terminalId);
+  const events: SessionEventBody[] = [{ kind: 'terminal.created', terminalId, command, args: [], cwd: typeof raw?.cwd === 'string' ? raw.cwd : null }];
+  if (output) events.push({ kind: 'terminal.output', terminalId, data: output });
+  events.push({ kind: 'terminal.exited', terminalId, exitCode: typeof raw?.exit_code === 'number' ? raw.exit_code : null, signal: null });
+  return { update: { ...update, content: [{ type: 'terminal', terminalId }] }, events };
+}
+
+/** The command's output as a terminal would have shown it: stdout and stderr interleaved when known. */
+function outputOf(raw: RawObject): string | null {
+  for (const key of ['aggregated_output', 'formatted_output']) if (typeof raw[key] === 'string') return raw[key];
+  if (typeof raw.stdout !== 'string') return null;
+  return raw.stdout + (typeof raw.stderr === 'string' ? raw.stderr : '');
 }

@@ -1,5 +1,8 @@
 /**
- * Quirk: Gemini CLI (`@google/gemini-cli --experimental-acp` / `--acp`) sends each thought chunk
+ * Gemini CLI: the `****` thought marker is removed, its key sign-in asks for `GEMINI_API_KEY`,
+ * and a file missing in the workspace reads as empty (its ACP layer cannot see a not-found error).
+ *
+ * Gemini CLI (`@google/gemini-cli --experimental-acp` / `--acp`) sends each thought chunk
  * as `**<subject>**\n<text>`; with an empty subject every chunk begins with `"****\n"`, which
  * shows as raw asterisks (or a rule) in the thought. The marker is removed from thought chunks.
  */
@@ -25,3 +28,17 @@ export function stripThoughtMarker(update: RawObject): RawObject {
  * `env_var` method (stored as a secret, the agent restarted with it), then calls `authenticate`.
  */
 export const API_KEY_VARIABLES: Record<string, string> = { google: 'GEMINI_API_KEY', gemini: 'GEMINI_API_KEY' };
+
+/**
+ * Gemini CLI (0.61) reads a file through `fs/read_text_file` before writing it, to tell a new
+ * file from an edit. Its ACP layer rejects with the JSON-RPC error object itself, not an
+ * `Error`, so its check (`err instanceof Error ? err.message : String(err)` must contain
+ * "ENOENT" or "Resource not found") sees "[object Object]": whatever a client answers for a
+ * missing file, the write fails ("Error checking existing file") and the file is never created.
+ * For Gemini, a file missing inside the workspace reads as empty text (as a new, empty buffer
+ * does in Zed); its read tool checks that a file exists on its own before reading, so the model
+ * is not told that a missing file is empty. Outside the workspace Gemini uses its own file system.
+ */
+export function missingFileReadsEmpty(agentId: string, error: unknown, insideWorkspace: boolean): boolean {
+  return isGemini(agentId) && insideWorkspace && (error as NodeJS.ErrnoException)?.code === 'ENOENT';
+}

@@ -3,7 +3,7 @@
  * Each returns the update to record (possibly cleaned) and any app events it implies.
  */
 import type { RawObject, SessionEventBody } from '../../../src-shared/session/events';
-import { type AgentTerminals, agentTerminalEvents, newAgentTerminals } from './codexAcp';
+import { type AgentTerminals, agentTerminalEvents, newAgentTerminals, rawOutputTerminal } from './codexAcp';
 import { isGemini, stripThoughtMarker } from './geminiCli';
 
 const agentTerminals = new WeakMap<object, AgentTerminals>();
@@ -14,11 +14,13 @@ const agentTerminals = new WeakMap<object, AgentTerminals>();
  */
 export function applyUpdateQuirks(agentId: string, session: object, update: RawObject, isClientTerminal: (terminalId: string) => boolean): SessionEventBody[] {
   const cleaned = isGemini(agentId) ? stripThoughtMarker(update) : update;
-  const body: SessionEventBody = { kind: 'acp.update', update: cleaned };
-  if (cleaned.sessionUpdate !== 'tool_call' && cleaned.sessionUpdate !== 'tool_call_update') return [body];
+  if (cleaned.sessionUpdate !== 'tool_call' && cleaned.sessionUpdate !== 'tool_call_update') return [{ kind: 'acp.update', update: cleaned }];
   let terminals = agentTerminals.get(session);
   if (!terminals) agentTerminals.set(session, (terminals = newAgentTerminals()));
   const events = agentTerminalEvents(cleaned, terminals, isClientTerminal);
+  const raw = rawOutputTerminal(cleaned, terminals);
+  events.push(...raw.events);
+  const body: SessionEventBody = { kind: 'acp.update', update: raw.update };
   // The terminal exists before the card that shows it is recorded; its output follows.
   return [...events.filter((e) => e.kind === 'terminal.created'), body, ...events.filter((e) => e.kind !== 'terminal.created')];
 }

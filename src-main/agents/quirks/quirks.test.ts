@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposer, makeCore } from '../../testing/coreHarness';
+import { claudeRootEnv } from './claudeCodeAcp';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -30,6 +31,46 @@ describe("real agents' wire shapes", () => {
     const kinds = h.events.filter((e) => e.sessionId === sessionId && e.kind.startsWith('terminal.')).map((e) => e.kind);
     expect(kinds).toEqual(['terminal.created', 'terminal.output', 'terminal.output', 'terminal.output', 'terminal.exited']);
     expect(h.tool(sessionId, 'call_codex_1')?.content).toEqual([{ type: 'terminal', terminalId: 'call_codex_1' }]);
+  });
+
+  it("Codex 0.16: a command whose output is only in the completed update's rawOutput shows that output in a terminal on its card", async () => {
+    const h = harnesses.track(makeCore());
+    const sessionId = await h.newSession();
+    await h.prompt(sessionId, 'codexrawout 0');
+    const terminalId = 'call_codex_raw:output';
+    expect(h.tool(sessionId, 'call_codex_raw')?.content).toEqual([{ type: 'terminal', terminalId }]);
+    expect(h.state(sessionId).terminals[terminalId]).toMatchObject({
+      command: 'echo shell-ok && cat hello.txt',
+      output: 'shell-ok\nHELLO\n',
+      exited: true,
+      exitCode: 0,
+    });
+    // The raw output stays as the agent sent it.
+    expect(h.tool(sessionId, 'call_codex_raw')?.rawOutput).toMatchObject({ aggregated_output: 'shell-ok\nHELLO\n' });
+    // A failed command keeps its exit code.
+    const failed = await h.newSession();
+    await h.prompt(failed, 'codexrawout 1');
+    expect(h.state(failed).terminals[terminalId]).toMatchObject({ exited: true, exitCode: 1, output: expect.stringContaining('No such file') });
+  });
+
+  it('Gemini: a file missing inside the workspace reads as empty, so its write tool can create it (other agents still get the error)', async () => {
+    const h = harnesses.track(makeCore([], {}, { agents: [{ id: 'gemini', name: 'Gemini CLI' }] }));
+    const gemini = await h.newSession('gemini');
+    await h.prompt(gemini, 'read hello.txt');
+    expect(h.agentText(gemini)).toBe('Read: ""');
+    const other = await h.newSession('fixture');
+    await h.prompt(other, 'read hello.txt');
+    expect(h.agentText(other)).toContain('Read failed: Cannot read');
+  });
+
+  it('Claude adapters started by an app running as root get IS_SANDBOX=1 (else they exit with "bypass_root"); a normal user, other agents and a set value are left alone', () => {
+    const npx = { command: 'npx', args: ['@zed-industries/claude-code-acp@0.16.2'], env: {} };
+    expect(claudeRootEnv('claude-code-acp', npx, true, {})).toEqual({ IS_SANDBOX: '1' });
+    expect(claudeRootEnv('my-claude', { command: '/x/node_modules/.bin/claude-agent-acp', args: [], env: {} }, true, {})).toEqual({ IS_SANDBOX: '1' });
+    expect(claudeRootEnv('claude-code-acp', npx, false, {})).toEqual({});
+    expect(claudeRootEnv('claude-code-acp', { ...npx, env: { IS_SANDBOX: '0' } }, true, {})).toEqual({});
+    expect(claudeRootEnv('claude-code-acp', npx, true, { IS_SANDBOX: '' })).toEqual({});
+    expect(claudeRootEnv('gemini', { command: 'gemini', args: ['--acp'], env: {} }, true, {})).toEqual({});
   });
 
   it('Gemini: the empty-subject marker "****" is removed from thought chunks (Gemini only)', async () => {

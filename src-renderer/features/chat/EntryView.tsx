@@ -9,6 +9,7 @@ import { DiffBlock } from '../diff/DiffBlock';
 import { planProgress, PlanStatusIcon } from '../plan/PlanView';
 import { ToolCallCard } from '../tool-calls/ToolCallCard';
 import { Markdown } from './Markdown';
+import type { StopReasonLabels } from '../../../src-shared/acp/known';
 
 /** One transcript row; selects only its own entry so a streamed chunk re-renders one row. */
 export const EntryView = memo(function EntryView({ sessionId, index }: { sessionId: string; index: number }) {
@@ -156,7 +157,7 @@ const STOP_LABELS: Record<string, string> = {
   error: 'Failed',
   interrupted: 'Interrupted',
   auth_required: 'Sign in to continue',
-};
+} satisfies StopReasonLabels;
 
 export function stopLabel(reason: string): string {
   return STOP_LABELS[reason] ?? `Turn ended (${reason})`;

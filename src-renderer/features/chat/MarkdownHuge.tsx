@@ -1,5 +1,6 @@
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { GIANT_BLOCK } from './markdownBlocks';
+import { logged } from '../../log';
 
 /**
  * Huge messages: a 5 MB answer must not become one 5 MB DOM subtree, nor one line
@@ -98,7 +99,12 @@ export function GiantBlock({ text }: { text: string }) {
       <div className="code-toolbar">
         <span className="code-lang">{info || 'text'}</span>
         <span className="muted">{(body.length / 1024 / 1024).toFixed(1)} MB, shown as plain text</span>
-        <button type="button" className="copy" aria-label="Copy code" onClick={() => void navigator.clipboard?.writeText(body).catch(() => {})}>
+        <button
+          type="button"
+          className="copy"
+          aria-label="Copy code"
+          onClick={() => void navigator.clipboard?.writeText(body).catch(logged('Copying a code block'))}
+        >
           Copy
         </button>
       </div>

@@ -8,6 +8,7 @@ import { EMPTY, useSessionUi, useStore, type Attachment } from '../../store';
 import { ContinueNewButton, usePersistedDraft } from '../history';
 import { Icon } from '../../ui/Icon';
 import { cancelTurn, searchFiles, sendPrompt } from './actions';
+import { logged } from '../../log';
 
 type Suggestion = { id: string; label: string; detail?: string; hint?: string; value: string };
 type Menu = { kind: 'command' | 'file'; start: number; query: string; items: Suggestion[]; active: number };
@@ -92,7 +93,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
           const items = paths.map((path) => ({ id: `file-${path}`, label: relativeTo(root, path), value: path }));
           setMenu((m) => (m && m.kind === 'file' ? { ...m, items, active: 0 } : m));
         })
-        .catch(() => {});
+        // The menu stays empty: mentions can still be typed by hand.
+        .catch(logged('Searching workspace files for an @-mention'));
       return;
     }
     setMenu(null);

@@ -110,7 +110,11 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
           lineHeight: LINE_HEIGHT,
           ariaLabel: `Diff of ${path}`,
         });
-        editor.setModel({ original, modified });
+        // Our own view model: Monaco 0.57 never disposes the one `setModel({original, modified})`
+        // makes (its ref count stays above zero), so its pending diff is never cancelled and,
+        // once the models are gone, rejects with "no diff result available".
+        const viewModel = editor.createViewModel({ original, modified });
+        editor.setModel(viewModel);
         editorRef.current = editor;
         const fit = () => {
           const content = Math.max(editor.getOriginalEditor().getContentHeight(), editor.getModifiedEditor().getContentHeight());
@@ -134,9 +138,10 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
         ];
         cleanup.push(() => {
           subscriptions.forEach((s) => s.dispose());
-          // Detach the models first: disposing them under a live diff editor (or while a diff is
-          // being computed) makes Monaco throw "TextModel got disposed…" / "no diff result available".
+          // Detach and cancel first: disposing the models under a live diff editor (or while a diff
+          // is being computed) makes Monaco throw "TextModel got disposed…" / "no diff result available".
           editor.setModel(null);
+          viewModel.dispose();
           editor.dispose();
           original.dispose();
           modified.dispose();

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { loadDraft, saveDraft } from './actions';
+import { logged } from '../../log';
 
 const SAVE_DELAY_MS = 300;
 
@@ -27,7 +28,8 @@ export function usePersistedDraft(sessionId: string, text: string, setText: (tex
         // Never replace what the person typed while the draft was on its way.
         if (draft && !latest.current) setText(draft);
       })
-      .catch(() => {})
+      // The composer starts empty instead: typing is never blocked on a draft.
+      .catch(logged(`Loading the draft of ${sessionId}`))
       .finally(() => {
         loaded.current = true;
       });
@@ -36,7 +38,7 @@ export function usePersistedDraft(sessionId: string, text: string, setText: (tex
       pending.current = null;
       if (!loaded.current || latest.current === saved.current) return;
       saved.current = latest.current;
-      void saveDraft(sessionId, latest.current).catch(() => {});
+      void saveDraft(sessionId, latest.current).catch(logged(`Saving the draft of ${sessionId}`));
     };
     flush.current = save;
     return () => {

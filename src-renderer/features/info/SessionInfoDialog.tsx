@@ -63,7 +63,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
             <dt>Version</dt>
             <dd>{info.version ?? agent?.version ?? 'unknown'}</dd>
             <dt>Protocol</dt>
-            <dd>{agent?.protocolVersion !== undefined ? `v${agent.protocolVersion}` : 'unknown'}</dd>
+            <dd>{agent?.protocolVersion !== undefined ? `ACP v${agent.protocolVersion}` : 'unknown'}</dd>
             <dt>Process</dt>
             <dd>{agent?.process ?? 'unknown'}</dd>
           </dl>
@@ -99,6 +99,8 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
             <dd>
               <code>{session.acpSessionId ?? 'not connected'}</code>
             </dd>
+            <dt>Protocol</dt>
+            <dd>{session.protocolVersion !== undefined && session.protocolVersion !== null ? `ACP v${session.protocolVersion}` : 'not recorded'}</dd>
             <dt>Usage</dt>
             <dd>
               {usage?.used !== undefined ? `${formatTokens(usage.used)}${usage.size ? ` of ${formatTokens(usage.size)}` : ''} tokens` : 'not reported'}

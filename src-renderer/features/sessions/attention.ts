@@ -3,6 +3,7 @@ import { toolCallRefView } from '../../../src-shared/acp/toolCall';
 import type { SessionEvent } from '../../../src-shared/session/events';
 import { appliedEvents, useStore } from '../../store/store';
 import { showSession } from './actions';
+import { logged, logRenderer } from '../../log';
 
 /**
  * A permission request or a question from the agent while the person is looking elsewhere:
@@ -37,8 +38,9 @@ function noticeAttention(sessionId: string, events: readonly SessionEvent[]): vo
         showSession(sessionId);
         notification.close();
       };
-    } catch {
-      /* notifications unavailable (e.g. a page without a secure context) */
+    } catch (error) {
+      // Expected where notifications are unavailable (a page without a secure context): the tab badge still shows it.
+      logRenderer('debug', 'Showing a notification', error);
     }
   }
 }
@@ -47,5 +49,5 @@ function noticeAttention(sessionId: string, events: readonly SessionEvent[]): vo
 export function askNotificationPermission(): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
   if (useStore.getState().app?.host !== 'browser') return;
-  void Notification.requestPermission().catch(() => {});
+  void Notification.requestPermission().catch(logged('Asking for notification permission', 'debug'));
 }

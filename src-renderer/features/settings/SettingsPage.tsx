@@ -2,6 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import { useStore } from '../../store';
 import { forgetPermission, listRememberedPermissions, readSettings, writeSettings } from './actions';
 import { applyPreferences } from './preferences';
+import { AgentProtocolSection } from './AgentProtocolSection';
+import { withAgentProtocol, type ProtocolSetting } from '../../../src-shared/settings';
 
 type Remembered = { key: string; agentId: string; toolKind: string; optionKind: string };
 
@@ -65,6 +67,14 @@ export function SettingsPage() {
     }
   };
 
+  const setProtocol = (agentId: string, value: ProtocolSetting) => {
+    try {
+      void save(JSON.stringify(withAgentProtocol(JSON.parse(saved || '{}') as Record<string, unknown>, agentId, value), null, 2));
+    } catch {
+      setError('Fix the JSON below before changing an agent’s protocol here.');
+    }
+  };
+
   const agentName = (id: string) => agents?.find((a) => a.id === id)?.name ?? id;
   const dirty = text !== null && text !== saved;
 
@@ -88,6 +98,8 @@ export function SettingsPage() {
             </select>
           </label>
         </section>
+
+        <AgentProtocolSection text={saved === '' && text === null ? null : saved} agents={agents ?? []} onChange={setProtocol} />
 
         <section className="settings-section" aria-labelledby="remembered-heading">
           <h2 id="remembered-heading">Remembered permissions</h2>

@@ -1,6 +1,7 @@
 import { bridge } from '../../bridge';
 import { run } from '../../store';
 import { applyPreferences } from './preferences';
+import { logRenderer } from '../../log';
 
 /** settings.json as text, with its path and what is wrong with it. */
 export const readSettings = () => run(bridge.request('settings.read', {}));
@@ -13,7 +14,8 @@ export async function loadSettingsPreferences(): Promise<void> {
   try {
     const { text } = await bridge.request('settings.read', {});
     applyPreferences(text);
-  } catch {
-    /* keep the defaults; the settings page shows the problem */
+  } catch (error) {
+    // The defaults stay; the settings page shows the problem.
+    logRenderer('warn', 'Reading settings.json for the theme and notifications', error);
   }
 }

@@ -5,6 +5,7 @@ import '@xterm/xterm/css/xterm.css';
 import { useStore } from '../../store';
 import { subscribeTerminal } from '../../store/terminalBus';
 import { resizeTerminal, typeIntoTerminal } from './actions';
+import { logRenderer } from '../../log';
 
 export interface TerminalViewProps {
   sessionId: string;
@@ -79,8 +80,9 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
           const dims = fit.proposeDimensions();
           if (dims && dims.cols > 1 && dims.cols !== terminal.cols) terminal.resize(dims.cols, rows);
         }
-      } catch {
-        /* not laid out yet */
+      } catch (error) {
+        // Expected before the view is laid out: the resize observer fits it again once it is.
+        logRenderer('debug', 'Fitting a terminal view', error);
       }
     };
     const observer = new ResizeObserver(() => refit());

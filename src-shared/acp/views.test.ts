@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { canReconnect, capabilitiesOf, initializeView } from './agent';
+import { acpErrorView } from './error';
+import { updateKind } from './update';
+import { usageView } from './usage';
+
+describe('typed views keep the raw value beside what they read', () => {
+  it('usage: a cost counts only with a numeric amount and a currency; the rest reads as absent', () => {
+    expect(usageView({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } })).toMatchObject({
+      used: 10,
+      size: 100,
+      cost: { amount: 0.5, currency: 'USD' },
+    });
+    const odd = { used: '10', cost: { amount: '0.5', currency: 'USD' } };
+    expect(usageView(odd)).toEqual({ used: undefined, size: undefined, cost: null, raw: odd });
+  });
+
+  it('errors: code, message and data from an agent error, an SDK error or nothing at all', () => {
+    expect(acpErrorView({ code: -32000, message: 'Sign in', data: { x: 1 } })).toMatchObject({ code: -32000, message: 'Sign in', data: { x: 1 } });
+    expect(acpErrorView(Object.assign(new Error('boom'), { code: -32601 }))).toMatchObject({ code: -32601, message: 'boom' });
+    expect(acpErrorView('closed')).toEqual({ code: null, message: null, data: undefined, raw: 'closed' });
+    expect(acpErrorView({ code: '-32000' }).code).toBeNull();
+  });
+
+  it('initialize: the objects the app keeps, null when absent or not objects; future fields stay in raw', () => {
+    const raw = { protocolVersion: 1, agentInfo: { name: 'a' }, agentCapabilities: 'yes', _meta: { build: 7 }, x_future: true };
+    expect(initializeView(raw)).toEqual({
+      protocolVersion: 1,
+      agentInfo: { name: 'a' },
+      agentCapabilities: null,
+      authMethods: undefined,
+      meta: { build: 7 },
+      raw,
+    });
+  });
+
+  it('capabilities: logout and reconnecting read from one place (an empty object counts as advertised)', () => {
+    expect(capabilitiesOf({ auth: { logout: {} } }).auth.logout).toBe(true);
+    expect(capabilitiesOf({ auth: { logout: false } }).auth.logout).toBe(false);
+    expect(capabilitiesOf(null).auth.logout).toBe(false);
+    expect(canReconnect(capabilitiesOf({ loadSession: true }))).toBe(true);
+    expect(canReconnect(capabilitiesOf({ sessionCapabilities: { resume: {} } }))).toBe(true);
+    expect(canReconnect(capabilitiesOf({ sessionCapabilities: { resume: null }, loadSession: 'yes' }))).toBe(false);
+  });
+
+  it('update kinds: a future or extension kind is read as it came', () => {
+    expect(updateKind({ sessionUpdate: 'x_future_kind' })).toBe('x_future_kind');
+    expect(updateKind({ sessionUpdate: 3 })).toBeNull();
+  });
+});

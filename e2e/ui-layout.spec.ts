@@ -121,3 +121,37 @@ test.describe('1 · layout, tabs and app commands', () => {
     await expect(tabs).toHaveCount(1);
   });
 });
+
+test('typing right after clicking a tab lands in that tab, even when the host answers slowly', async ({ page, host }) => {
+  // Everything the host sends reaches the page 400 ms late (in order), as on a busy machine.
+  let delayed = false;
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const server = ws.connectToServer();
+    let chain = Promise.resolve();
+    server.onMessage((message) => {
+      chain = chain.then(async () => {
+        if (delayed) await new Promise((resolve) => setTimeout(resolve, 400));
+        ws.send(message);
+      });
+    });
+  });
+  await openApp(page, host);
+  await startSession(page, 'Fixture Agent', host.workspace);
+  await page.getByRole('button', { name: 'New session' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Workspace folder').fill(host.workspace);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await waitIdle(page);
+  const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+
+  delayed = true;
+  await tabs.nth(0).click();
+  await page.getByRole('textbox', { name: 'Message' }).fill('for the first tab');
+  await expect(tabs.nth(0)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('for the first tab');
+  // And the second tab's composer did not get it.
+  await tabs.nth(1).click();
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('textbox', { name: 'Message' })).toHaveValue('');
+});

@@ -3,10 +3,18 @@ import { run, useStore } from '../../store';
 
 /** Tab commands shared by the keyboard shortcuts, the tab strip and `ui.command`. */
 export function activateTab(sessionId: string): void {
-  const tabs = useStore.getState().app?.tabs;
-  if (!tabs) return;
+  const app = useStore.getState().app;
+  if (!app) return;
+  const { tabs } = app;
   useStore.getState().setView('session');
-  void run(bridge.request('tabs.set', { open: tabs.open, active: sessionId }));
+  // Shown at once, not when main's echo arrives: on a busy machine that took long enough for
+  // the first keystrokes after a click to land in the previous tab's composer.
+  useStore.setState({ app: { ...app, tabs: { ...tabs, active: sessionId } } });
+  void run(bridge.request('tabs.set', { open: tabs.open, active: sessionId })).then((answer) => {
+    const now = useStore.getState().app;
+    // Main refused: show its tabs again (its own state was never changed).
+    if (answer === undefined && now?.tabs.active === sessionId) useStore.setState({ app: { ...now, tabs: { ...now.tabs, active: tabs.active } } });
+  });
 }
 
 export function cycleTab(delta: number): void {

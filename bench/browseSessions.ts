@@ -74,8 +74,10 @@ export async function browseSessions(dataDir: string, sessions: [Seeded, Seeded]
 
     // Tab switches: to the other session (its first showing), back, and to it again.
     step('scrolled');
-    // Back to the newest entry before switching: switching back to a tab left scrolled to the
-    // middle of a long session froze the page here (see docs/PERFORMANCE.md, left open).
+    // Back to the newest entry before switching, so that each switch ends when the newest entry
+    // shows. A tab left mid-session comes back mid-session (its scroll position is kept), so its
+    // newest entry never renders and the wait below would never end (it is not a freeze: with
+    // BENCH_STAY_IN_MIDDLE the page answers in milliseconds, showing the rows it was left at).
     if (!process.env.BENCH_STAY_IN_MIDDLE) await log.evaluate((el) => (el.scrollTop = el.scrollHeight));
     const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
     const switches: number[] = [];

@@ -61,4 +61,7 @@ test('a diff removed while its worker is still starting raises no error', async 
   await expect(transcript(page).getByText('Stopped', { exact: true })).toBeVisible();
   // The worker answers the abandoned diff once it has started: wait for the diff still on screen.
   await expect(page.getByRole('article', { name: 'Tool call: Edit src/app.ts' }).getByLabel(/lines added/)).toBeVisible();
+  // Let every held or loading script finish before the host stops (a response cut by the stop is a console error).
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.waitForLoadState('networkidle');
 });

@@ -9,7 +9,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../../src-main/acp/agentConnection';
+import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../../src-main/acp/clientSide';
 import { negotiate, type Negotiated } from '../../src-main/acp/dialects/negotiate';
 import { AgentProcess } from '../../src-main/agents/agentProcess';
 import type { CompatAgent } from './catalog';

@@ -1,7 +1,7 @@
 /**
  * What SDK 2.4.0's client side does with values ACP's forward-compatibility rule says must be
  * preserved (rfds-v2-enum-variant-extension). These tests pin the SDK's behaviour that the note
- * at the top of agentConnection.ts describes: if an SDK upgrade changes it, they fail here.
+ * at the top of rawBoundary.ts describes: if an SDK upgrade changes it, they fail here.
  * The second half shows that AgentConnection keeps every one of those values anyway.
  */
 import * as acp from '@agentclientprotocol/sdk/unstable';

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../acp/agentConnection';
+import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../acp/clientSide';
 import { disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();

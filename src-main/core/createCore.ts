@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
-import { describeExit } from '../acp/agentConnection';
+import { describeExit } from '../acp/agentWire';
 import { AgentManager } from '../agents/agentManager';
 import { fsHandlers } from '../fs/fsHandlers';
 import { historyHandlers } from '../history/historyHandlers';

@@ -38,4 +38,6 @@ export const AcpErrorCode = {
   resourceNotFound: -32002,
   authRequired: -32000,
   methodNotFound: -32601,
+  /** ACP v2: the requested protocol version is not supported; `data` has `requested` and `supported`. */
+  protocolVersionNotSupported: -32022,
 } as const;

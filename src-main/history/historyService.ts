@@ -9,7 +9,7 @@ import type { SessionEvent, SessionEventBody } from '../../src-shared/session/ev
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
-import { ProtocolError } from '../acp/agentConnection';
+import { ProtocolError } from '../acp/clientSide';
 import type { AgentManager } from '../agents/agentManager';
 import type { SessionManager } from '../sessions/sessionManager';
 import { DraftsStore } from '../store/draftsStore';

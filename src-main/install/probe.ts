@@ -1,4 +1,5 @@
-import { AgentConnection, ProtocolError, type ClientSide } from '../acp/agentConnection';
+import { AgentConnection } from '../acp/agentConnection';
+import { ProtocolError, type ClientSide } from '../acp/clientSide';
 import type { LaunchSpec } from '../agents/agentProcess';
 
 /** A client side that serves nothing: a probe only runs `initialize`. */

@@ -2,7 +2,7 @@ import { oversizeNotice } from '../acp/rawTap';
 import { randomUUID } from 'node:crypto';
 import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/agentConnection';
+import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/clientSide';
 import { applyUpdateQuirks } from '../agents/quirks';
 import { missingFileReadsEmpty } from '../agents/quirks/geminiCli';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';

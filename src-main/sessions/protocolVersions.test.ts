@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProtocolSetting } from '../../src-shared/settings';
-import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../acp/agentConnection';
+import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../acp/clientSide';
 import { disposer, makeCore } from '../testing/coreHarness';
 
 /*

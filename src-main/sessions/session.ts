@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
-import { isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import { isAuthRequired, ProtocolError } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import { EventLog, saveNotice } from '../store/eventLog';
 import type { Terminal } from '../terminals/terminalManager';

@@ -1,6 +1,6 @@
 import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { isAuthRequired, ProtocolError } from '../acp/agentConnection';
+import { isAuthRequired, ProtocolError } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import type { DecodedSession } from '../acp/dialects/dialect';
 import type { AgentManager } from '../agents/agentManager';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';
 import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { type ClientSide, ProtocolError } from '../acp/agentConnection';
+import { type ClientSide, ProtocolError } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import type { AgentManager } from '../agents/agentManager';
 import { logged, logWarn } from '../log/mainLog';

@@ -1,5 +1,5 @@
 import type { RawObject } from '../../src-shared/session/events';
-import { ProtocolError } from '../acp/agentConnection';
+import { ProtocolError } from '../acp/clientSide';
 import type { AgentManager } from '../agents/agentManager';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProtocolSetting } from '../../../src-shared/settings';
 import { AgentProcess } from '../../agents/agentProcess';
-import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../agentConnection';
+import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../clientSide';
 import { negotiate, NegotiationError, sendRequest, type Negotiated } from './negotiate';
 
 const V2_FIXTURE = resolve(import.meta.dirname, '../../../e2e/fixtures/fixture-agent-v2.mjs');

@@ -1,3 +1,4 @@
+import { AcpErrorCode } from '../../errors/errors';
 import type { ProtocolSetting } from '../../../src-shared/settings';
 
 /**
@@ -70,7 +71,7 @@ export function stepNegotiation(state: NegotiationState, input: NegotiationInput
       return finish({ type: 'fail', message: mismatch(state, [answered]) });
     }
     case 'error': {
-      if (input.code === -32022) {
+      if (input.code === AcpErrorCode.protocolVersionNotSupported) {
         const supported = supportedOf(input.data);
         const retry = supported ? untried(supported) : undefined;
         if (retry !== undefined) return next(retry);

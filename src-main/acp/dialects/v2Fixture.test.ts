@@ -4,7 +4,7 @@ import type { SessionEvent, SessionEventBody } from '../../../src-shared/session
 import { reduceSession } from '../../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry } from '../../../src-shared/session/state';
 import { AgentProcess } from '../../agents/agentProcess';
-import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../agentConnection';
+import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../clientSide';
 import { negotiate, sendRequest, type Negotiated } from './negotiate';
 import type { UpdateDecoder } from './dialect';
 

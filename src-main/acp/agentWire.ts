@@ -1,0 +1,298 @@
+import * as acp from '@agentclientprotocol/sdk/unstable';
+import type { SessionEventBody } from '../../src-shared/session/events';
+import type { ProtocolSetting } from '../../src-shared/settings';
+import { acpErrorView, type AcpErrorView } from '../../src-shared/acp/error';
+import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../agents/agentProcess';
+import { AcpErrorCode, UserError as ProtocolError } from '../errors/errors';
+import { logged } from '../log/mainLog';
+import { CLIENT_CAPABILITIES, CLIENT_INFO, type ClientSide } from './clientSide';
+import { serveV1, serveV2, type ServeContext } from './clientMethods';
+import type { Dialect, UpdateDecoder } from './dialects/dialect';
+import { negotiate, NegotiationError, sendNotification, sendRequest, type AgentTransport, type SdkClientConnection } from './dialects/negotiate';
+import { startNegotiation, stepNegotiation, type NegotiationInput } from './dialects/negotiation';
+import { asV1Initialize, type AgentProfile } from './dialects/profile';
+import { v1 } from './dialects/v1';
+import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
+import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
+
+type RawObject = Record<string, unknown>;
+
+/** Which protocol versions to speak, and the agent's name and id for the messages about it. */
+export interface ConnectionOptions {
+  protocol?: ProtocolSetting;
+  agent?: { name: string; id?: string };
+}
+
+/**
+ * One agent process and its JSON-RPC connection: the process and its framed stdio (stdout guard,
+ * raw tap), requests with timeouts and cancel, the client methods it serves, and `initialize`
+ * with the protocol negotiation. This folder is the only runtime user of the SDK; we read raw
+ * messages at the stream boundary because the SDK's client drops unknown values before any
+ * handler runs (rawBoundary.ts). The session methods are in `AgentConnection`, on top of this.
+ */
+export class AgentWire {
+  /** The agent's process (or, in unit tests, an agent running in this process); replaced if negotiation restarts it. */
+  process!: AgentHost;
+  initializeResult: acp.InitializeResponse | null = null;
+  /** The version spoken and its dialect (v1 until `initialize` settles another). */
+  protected dialect: Dialect = v1;
+  protected profile: AgentProfile | null = null;
+  private decoder: UpdateDecoder = v1.createDecoder();
+  private connection: SdkClientConnection | null = null;
+  private transport!: AgentTransport;
+  private closed = false;
+  private negotiating = false;
+  private readonly protocol: ProtocolSetting;
+  protected readonly agent: { name: string; id?: string };
+  private readonly exitedPromise: Promise<ExitInfo>;
+  private resolveExit!: (info: ExitInfo) => void;
+  private readonly boundary: RawBoundary;
+  private readonly serving: ServeContext;
+
+  constructor(
+    private readonly spec: LaunchSpec,
+    private readonly clientSide: ClientSide,
+    private readonly onStderr?: (text: string) => void,
+    private readonly start: StartAgent = spawnAgent,
+    options: ConnectionOptions = {},
+  ) {
+    this.protocol = options.protocol ?? 'v1';
+    this.agent = options.agent ?? { name: 'The agent' };
+    this.exitedPromise = new Promise((resolve) => (this.resolveExit = resolve));
+    this.boundary = new RawBoundary({
+      sessionUpdate: (acpSessionId, update, params) => {
+        const events = this.decoder.decode(acpSessionId, update);
+        this.clientSide.onSessionUpdate(acpSessionId, events, params);
+        // Recorded first, then the waiting turn learns it ended (its end is in the log already).
+        for (const event of events) if (event.kind === 'session.state' && event.turnEnded) this.turnEnded(acpSessionId, event);
+      },
+      elicitationComplete: (params) => this.clientSide.completeElicitation(params),
+      rejectedRequest: (method, raw, error) => this.clientSide.onRejectedRequest?.(method, raw, error),
+    });
+    this.serving = { side: clientSide, boundary: this.boundary, decodePermission: (raw, id) => this.dialect.decodePermissionRequest(raw, id) };
+    this.transport = this.launch();
+    // v1 only: the connection is there before `initialize` (as it always was); other settings
+    // negotiate first, each attempt on an SDK client of the version it offers.
+    if (this.protocol === 'v1') this.connection = serveV1(acp.client({ name: CLIENT_INFO.name }), this.serving).connect(this.transport.stream!);
+  }
+
+  /** A state update ended a turn of `acpSessionId` (agents that report turns by state). */
+  protected turnEnded(_acpSessionId: string, _event: Extract<SessionEventBody, { kind: 'session.state' }>): void {}
+
+  /** Starts the agent process and frames its stdio (stdout guard, raw tap). */
+  private launch(): AgentTransport {
+    const process = this.start(this.spec, this.onStderr);
+    this.process = process;
+    const { input, output } = process.webStreams();
+    // Non-JSON stdout is summarised and lines over the SDK's limit are dropped (rawTap.ts).
+    const garbage = new GarbageSummary((text) => this.clientSide.onGarbage(text));
+    void process.exited.then(() => garbage.dispose());
+    const stream = acp.ndJsonStream(
+      output,
+      guardStdout(input, {
+        onGarbage: (line) => {
+          // Kept with the agent's log too, so it is visible even when no session is listening.
+          process.stderr.add(`[stdout, not ACP] ${line.slice(0, 500)}`);
+          garbage.add(line);
+        },
+        onOversize: (bytes) => {
+          process.stderr.add(`[stdout] a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit, was dropped`);
+          this.clientSide.onOversize?.(bytes);
+        },
+      }),
+    );
+    const tapped = tapMessages(stream, {
+      incoming: (message) => {
+        // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
+        if (!('method' in message)) garbage.flush();
+        return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
+      },
+      outgoing: (message) => this.boundary.outgoingMessage(message as RawObject),
+    });
+    this.watchExit(process);
+    return { input, output, stream: tapped, stop: () => process.stop() };
+  }
+
+  /** The process in use exiting ends the connection (one stopped while negotiating restarts is not the end). */
+  private watchExit(process: AgentHost): void {
+    void process.exited.then((info) => {
+      if (process !== this.process || this.negotiating) return;
+      this.resolveExit(info);
+      this.close();
+    });
+  }
+
+  get exited(): Promise<ExitInfo> {
+    return this.exitedPromise;
+  }
+
+  get protocolVersion(): number | null {
+    return this.profile?.protocolVersion ?? null;
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
+  }
+
+  stderrTail(count?: number): string[] {
+    return this.process.stderr.tail(count);
+  }
+
+  /**
+   * Sends a request with a timeout (0: none), an optional cancel signal, and optionally the app
+   * session it is sent for (to route request-scoped elicitations). Resolves with the raw result.
+   */
+  async request<T = unknown>(method: string, params: RawObject, options: { timeoutMs?: number; signal?: AbortSignal; owner?: string } = {}): Promise<T> {
+    if (this.closed) throw new ProtocolError('The agent is not running.');
+    const connection = this.connection;
+    if (!connection) throw new ProtocolError(`${this.agent.name} has not finished initialize yet.`);
+    const controller = new AbortController();
+    const timeoutMs = options.timeoutMs ?? 0;
+    let timedOut = false;
+    const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), controller.abort()), timeoutMs) : undefined;
+    const onAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.owner) this.boundary.setOwner(params, options.owner);
+    let id: JsonRpcId | undefined;
+    try {
+      const exit = this.process.exited.then((info) => {
+        throw new ProtocolError(describeExit(info));
+      });
+      const call = sendRequest(connection, method, params, {
+        cancellationSignal: controller.signal,
+        stopWaitingOnCancel: true,
+      } as acp.SendRequestOptions) as Promise<T>;
+      const result = await Promise.race([call, exit]);
+      id = this.boundary.idOf(params);
+      const raw = id !== undefined ? this.boundary.rawResult(id) : null;
+      return raw ? (raw.value as T) : result;
+    } catch (error) {
+      if (timedOut) throw new ProtocolError(`The agent did not answer ${method} within ${formatSeconds(timeoutMs)}.`);
+      // A response the SDK could not map (e.g. a shape it does not know) is still a response.
+      id ??= this.boundary.idOf(params);
+      const raw = id !== undefined ? this.boundary.rawResult(id) : null;
+      if (raw && !controller.signal.aborted) return raw.value as T;
+      if (error instanceof ProtocolError) throw error;
+      const e = acpErrorView(error);
+      if (e.code === null) {
+        // Not an answer from the agent: the stream closed. Say why (the exit), not "connection closed".
+        const info = await Promise.race([this.process.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
+        if (info) throw new ProtocolError(describeExit(info));
+      }
+      throw new ProtocolError(describeAgentError(method, e), e.code ?? undefined, e.data);
+    } finally {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      id ??= this.boundary.idOf(params);
+      if (id !== undefined) this.boundary.forget(id);
+    }
+  }
+
+  notify(method: string, params: RawObject): void {
+    if (this.closed || !this.connection) return;
+    // A notification has no answer to fail: the only error is a closed pipe, which the exit reports.
+    void sendNotification(this.connection, method, params).catch(logged(`Sending ${method}`, 'debug'));
+  }
+
+  /**
+   * `initialize`, per the agent's protocol setting: `v1` asks in the v1 shape on the connection
+   * made at start; `auto` and `v2` negotiate (dialects/negotiate.ts), which may initialize
+   * again in the v1 shape or restart the process on v1. A version mismatch names both versions
+   * and the setting to change.
+   */
+  async initialize(timeoutMs: number): Promise<acp.InitializeResponse> {
+    if (this.protocol === 'v1') {
+      let result: RawObject;
+      try {
+        result = await this.request<RawObject>('initialize', v1.encodeInitialize(CLIENT_INFO, CLIENT_CAPABILITIES), { timeoutMs });
+      } catch (error) {
+        const e = error as ProtocolError;
+        if (e.code === AcpErrorCode.protocolVersionNotSupported)
+          throw new ProtocolError(this.mismatch({ type: 'error', code: e.code, message: e.message, data: e.data }), e.code, e.data);
+        throw error;
+      }
+      if (!isObject(result) || result.protocolVersion !== 1)
+        throw new ProtocolError(this.mismatch({ type: 'answered', protocolVersion: result?.protocolVersion }));
+      this.adopt(v1, result, v1.decodeInitialize(result));
+      return this.initializeResult!;
+    }
+    this.negotiating = true;
+    let first = true;
+    try {
+      const negotiated = await negotiate({
+        setting: this.protocol,
+        agent: this.agent,
+        start: () => {
+          if (first) return ((first = false), this.transport);
+          return (this.transport = this.launch());
+        },
+        client: CLIENT_INFO,
+        capabilities: CLIENT_CAPABILITIES,
+        timeoutMs,
+        buildClient: { v1: (app) => serveV1(app, this.serving), v2: (app) => serveV2(app, this.serving) },
+      });
+      this.connection = negotiated.connection;
+      this.boundary.clearOutgoing();
+      if (negotiated.steps.length > 1) this.process.stderr.add(`[acp-desktop] protocol negotiation: ${negotiated.steps.join(', ')}`);
+      this.adopt(negotiated.dialect, negotiated.result, negotiated.profile);
+      return this.initializeResult!;
+    } catch (error) {
+      if (error instanceof NegotiationError) throw new ProtocolError(error.message);
+      throw error;
+    } finally {
+      this.negotiating = false;
+      this.watchExit(this.process);
+    }
+  }
+
+  /** The message for an `initialize` answer the setting does not allow (names both versions and the setting). */
+  private mismatch(input: NegotiationInput): string {
+    const { state } = startNegotiation(this.protocol, this.agent);
+    const { action } = stepNegotiation(state, input);
+    return action.type === 'fail' ? action.message : `${this.agent.name} answered initialize with an unexpected protocol version.`;
+  }
+
+  private adopt(dialect: Dialect, result: RawObject, profile: AgentProfile): void {
+    this.dialect = dialect;
+    this.profile = profile;
+    this.decoder = dialect.createDecoder();
+    this.initializeResult = (dialect.version === 1 ? result : asV1Initialize(profile)) as unknown as acp.InitializeResponse;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection?.close();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async stop(): Promise<void> {
+    this.close();
+    await this.transport.stop();
+  }
+}
+
+function formatSeconds(ms: number): string {
+  // One decimal under 10 s: a 1500 ms timeout read "within 2 s", which is not what was set.
+  if (ms >= 10_000 || ms % 1000 === 0) return `${Math.round(ms / 1000)} s`;
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
+}
+
+function describeAgentError(method: string, error: AcpErrorView): string {
+  const message = error.message ?? String(error.raw);
+  if (error.code === AcpErrorCode.methodNotFound) return `The agent does not implement ${method} (${message}).`;
+  const detail = isObject(error.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
+  return `${message}${detail}`;
+}
+
+export function describeExit(info: ExitInfo, stderrTail: string[] = []): string {
+  const tail = stderrTail.filter((line) => line.trim()).slice(-3);
+  const suffix = tail.length ? ` Last output: ${tail.join(' | ')}` : '';
+  if (info.spawnError) return `The agent could not be started: ${info.spawnError}`;
+  if (info.signal) return `The agent was stopped by signal ${info.signal}.${suffix}`;
+  return `The agent exited with code ${info.code}.${suffix}`;
+}

@@ -10,6 +10,8 @@ import { parseRegistryIndex, type RegistryAgent } from '../../src-shared/registr
 import { Installer, isNewer } from './installer';
 import { probeAgent } from './probe';
 
+const V2_FIXTURE = join(import.meta.dirname, '../../e2e/fixtures/fixture-agent-v2.mjs');
+
 let server: RegistryServer;
 const dirs: string[] = [];
 beforeAll(async () => {
@@ -167,6 +169,24 @@ describe('updates and uninstall', () => {
       );
       expect(installer.get('fixture-zip')?.manifest.version).toBe('1.1.0');
       expect(existsSync(join(dataDir, 'agents', 'fixture-zip', '1.2.0'))).toBe(false);
+    } finally {
+      server.setAgentVersion('1.0.0');
+    }
+  });
+
+  it('the check after an update speaks the agent’s protocol setting (a v2-only agent set to v2 passes it)', async () => {
+    const v2Only = { command: process.execPath, args: [V2_FIXTURE, '--v2-only'], env: {} };
+    expect((await probeAgent(v2Only, 15_000, 'v2')).protocolVersion).toBe(2);
+    // Spoken to in v1 (what the check always sent), the same agent is refused: an update of it would be thrown away.
+    await expect(probeAgent(v2Only, 15_000, 'v1')).rejects.toThrow(/protocol/i);
+    server.setAgentVersion('1.0.0');
+    const asked: string[] = [];
+    const { installer } = makeInstaller({ protocol: (agentId) => (asked.push(agentId), 'auto') });
+    await installer.install(agent('fixture-zip'));
+    server.setAgentVersion('1.1.0');
+    try {
+      expect((await installer.update(agent('fixture-zip'))).manifest.version).toBe('1.1.0');
+      expect(asked).toEqual(['fixture-zip']);
     } finally {
       server.setAgentVersion('1.0.0');
     }

@@ -20,6 +20,7 @@ import {
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 import semver from 'semver';
 import type { InstallProgress } from '../../src-shared/ipc/registryContract';
+import type { ProtocolSetting } from '../../src-shared/settings';
 import { platformTarget, type PlatformTarget } from '../../src-shared/registry/platform';
 import {
   agentIdSchema,
@@ -94,6 +95,8 @@ export interface InstallerOptions {
   env?: NodeJS.ProcessEnv;
   fetch?: typeof fetch;
   probeTimeoutMs?: number;
+  /** The agent's `protocol` setting: the check after an update speaks what the app will speak to it. */
+  protocol?: (agentId: string) => ProtocolSetting;
   npmTimeoutMs?: number;
   onProgress?: (progress: InstallProgress) => void;
   now?: () => Date;
@@ -382,7 +385,7 @@ export class Installer {
       const installed = await this.installVersion(agent, current.manifest.distribution, operation);
       this.report(operation, { phase: 'verifying', message: `Checking that ${agent.name} ${agent.version} starts…` });
       try {
-        await probeAgent(this.launchSpec(installed), this.options.probeTimeoutMs ?? 30_000);
+        await probeAgent(this.launchSpec(installed), this.options.probeTimeoutMs ?? 30_000, this.options.protocol?.(agent.id) ?? 'v1');
       } catch (error) {
         rmSync(installed.dir, { recursive: true, force: true });
         throw new InstallError(

@@ -1,5 +1,6 @@
 import { AgentConnection } from '../acp/agentConnection';
 import { ProtocolError, type ClientSide } from '../acp/clientSide';
+import type { ProtocolSetting } from '../../src-shared/settings';
 import type { LaunchSpec } from '../agents/agentProcess';
 
 /** A client side that serves nothing: a probe only runs `initialize`. */
@@ -26,12 +27,16 @@ const PROBE_CLIENT: ClientSide = {
  * Starts an agent, asks `initialize` and stops it: proof that an installed version works
  * before the app switches to it. Throws with the agent's last stderr lines when it fails.
  */
-export async function probeAgent(launch: LaunchSpec, timeoutMs: number): Promise<{ protocolVersion: number; agentName: string | null }> {
-  const connection = new AgentConnection(launch, PROBE_CLIENT);
+export async function probeAgent(
+  launch: LaunchSpec,
+  timeoutMs: number,
+  protocol: ProtocolSetting = 'v1',
+): Promise<{ protocolVersion: number; agentName: string | null }> {
+  const connection = new AgentConnection(launch, PROBE_CLIENT, undefined, undefined, { protocol });
   try {
     const result = await connection.initialize(timeoutMs);
     const info = result.agentInfo as { name?: string } | undefined;
-    return { protocolVersion: result.protocolVersion, agentName: info?.name ?? null };
+    return { protocolVersion: connection.protocolVersion ?? result.protocolVersion, agentName: info?.name ?? null };
   } catch (error) {
     const tail = connection.process.stderr.tail(5).join('\n').trim();
     throw new Error(`${(error as Error).message}${tail ? `\n${tail}` : ''}`);

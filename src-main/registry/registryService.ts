@@ -3,7 +3,7 @@ import type { Catalog, CatalogAgent, InstalledInfo, RuntimeInfo } from '../../sr
 import { distributionKinds, resolveDistributions, type DistributionKind, type RegistryAgent } from '../../src-shared/registry/schema';
 import type { AppNotice } from '../../src-shared/ipc/appState';
 import type { EventPayload } from '../../src-shared/ipc/contract';
-import type { Settings } from '../../src-shared/settings';
+import { protocolFor, type Settings } from '../../src-shared/settings';
 import type { AgentDefinition } from '../agents/agentManager';
 import { InstallError } from '../install/download';
 import { Installer, isNewer, type InstalledAgent } from '../install/installer';
@@ -72,6 +72,7 @@ export class RegistryService {
       env: this.env,
       fetch: options.fetch,
       probeTimeoutMs: options.probeTimeoutMs,
+      protocol: (agentId) => protocolFor(deps.settings(), agentId),
       onProgress: deps.progress,
     });
     try {

@@ -12,6 +12,7 @@ import { toAuthMethods } from './authMethods';
 import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
 import { obj } from '../../src-shared/acp/read';
 import { claudeRootEnv } from './quirks/claudeCodeAcp';
+import { geminiShellEnv } from './quirks/geminiCli';
 import { logUnlessMissing } from '../log/mainLog';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
@@ -172,7 +173,8 @@ export class AgentManager {
     const launch = this.find(agentId)?.launch;
     if (!launch) return undefined;
     const env = { ...launch.env, ...readAgentEnv(this.secrets, agentId) };
-    return { ...launch, args: [...launch.args], env: { ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0), ...env } };
+    const quirks = { ...claudeRootEnv(agentId, { ...launch, env }, process.getuid?.() === 0), ...geminiShellEnv(agentId, { env }) };
+    return { ...launch, args: [...launch.args], env: { ...quirks, ...env } };
   }
 
   /** What the agent said at its last `initialize` (capabilities survive the process). */

@@ -42,3 +42,16 @@ export const API_KEY_VARIABLES: Record<string, string> = { google: 'GEMINI_API_K
 export function missingFileReadsEmpty(agentId: string, error: unknown, insideWorkspace: boolean): boolean {
   return isGemini(agentId) && insideWorkspace && (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 }
+
+/**
+ * Gemini CLI runs shell commands in its own pty by default, and then its ACP layer drops their
+ * output (the shell tool's display is an array of styled lines, which `toToolCallContent` does
+ * not keep): every client shows an empty card. Over ACP nobody can type into that pty anyway,
+ * so the app starts Gemini with `GEMINI_PTY_INFO=child_process` (Gemini's own switch to run
+ * commands without a pty, as with `tools.shell.enableInteractiveShell: false`); the output then
+ * arrives as text. A value the person set is kept.
+ */
+export function geminiShellEnv(agentId: string, launch: { env: Record<string, string> }, hostEnv: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  if (!isGemini(agentId) || 'GEMINI_PTY_INFO' in launch.env || hostEnv.GEMINI_PTY_INFO !== undefined) return {};
+  return { GEMINI_PTY_INFO: 'child_process' };
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposer, makeCore } from '../../testing/coreHarness';
 import { claudeRootEnv } from './claudeCodeAcp';
+import { geminiShellEnv } from './geminiCli';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -71,6 +72,17 @@ describe("real agents' wire shapes", () => {
     expect(claudeRootEnv('claude-code-acp', { ...npx, env: { IS_SANDBOX: '0' } }, true, {})).toEqual({});
     expect(claudeRootEnv('claude-code-acp', npx, true, { IS_SANDBOX: '' })).toEqual({});
     expect(claudeRootEnv('gemini', { command: 'gemini', args: ['--acp'], env: {} }, true, {})).toEqual({});
+  });
+
+  it('Gemini is started without its own pty for shell commands (GEMINI_PTY_INFO=child_process), else its ACP layer drops their output; a set value and other agents are left alone', async () => {
+    expect(geminiShellEnv('gemini', { env: {} }, {})).toEqual({ GEMINI_PTY_INFO: 'child_process' });
+    expect(geminiShellEnv('gemini', { env: { GEMINI_PTY_INFO: 'node-pty' } }, {})).toEqual({});
+    expect(geminiShellEnv('gemini', { env: {} }, { GEMINI_PTY_INFO: '' })).toEqual({});
+    expect(geminiShellEnv('qwen-code', { env: {} }, {})).toEqual({});
+    // What the app really starts Gemini with.
+    const h = harnesses.track(makeCore([], {}, { agents: [{ id: 'gemini', name: 'Gemini CLI', env: { OTHER: '1' } }] }));
+    expect(h.core.agents.launchSpec('gemini')?.env).toMatchObject({ GEMINI_PTY_INFO: 'child_process', OTHER: '1' });
+    expect(h.core.agents.launchSpec('fixture')?.env.GEMINI_PTY_INFO).toBeUndefined();
   });
 
   it('Gemini: the empty-subject marker "****" is removed from thought chunks (Gemini only)', async () => {

@@ -56,6 +56,22 @@ describe('changedFiles (the Review panel)', () => {
     const written: TranscriptEntry[] = [write('w', '/w/hello.txt', before, before.replace('goodbye', 'bye')), ...entries];
     expect(changedFiles({ entries: written, files: {} })[0]).toMatchObject({ oldText: before, newText: 'say HELLO\nand bye\n', changes: 2, needsDisk: false });
   });
+  it('OpenCode 1.18: a file the agent wrote itself and then again through the client (a write that changed nothing) is still a new file, and that write is no change', () => {
+    const p = '/w/hello.txt';
+    const entries: TranscriptEntry[] = [
+      tool('t1', 'completed', [{ type: 'diff', path: p, oldText: '', newText: 'hello\n' }]),
+      write('f1', p, 'hello\n', 'hello\n'),
+      tool('t2', 'completed', [
+        { type: 'content', content: { type: 'text', text: 'Edit applied successfully.' } },
+        { type: 'diff', path: p, oldText: 'hello', newText: 'HELLO' },
+      ]),
+      write('f2', p, 'HELLO\n', 'HELLO\n'),
+    ];
+    expect(changedFiles({ entries, files: {} }, { [p]: 'HELLO\n' })).toEqual([
+      { path: p, oldText: null, newText: 'HELLO\n', deleted: false, source: 'diff', changes: 2, needsDisk: false },
+    ]);
+  });
+
   it('a file missing on disk that no diff deleted keeps its diff as sent (not shown as deleted)', () => {
     const entries: TranscriptEntry[] = [tool('m', 'completed', [{ type: 'diff', path: '/w/moved.ts', oldText: 'a\nb\n', newText: 'a\nB\n' }])];
     expect(changedFiles({ entries, files: {} }, { '/w/moved.ts': null })).toEqual([

@@ -57,11 +57,12 @@ export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>, dis
         });
       }
     } else if (entry.kind === 'file') {
-      add(entry.path, { source: 'write', oldText: entry.oldText, newText: entry.newText, deleted: false });
+      // A write that changed nothing is no change: OpenCode writes a file itself, then again through the client.
+      if (entry.oldText !== entry.newText) add(entry.path, { source: 'write', oldText: entry.oldText, newText: entry.newText, deleted: false });
     }
   }
   for (const [path, file] of Object.entries(state.files)) {
-    if (!byPath.has(path)) add(path, { source: 'write', oldText: file.oldText, newText: file.newText, deleted: false });
+    if (!byPath.has(path) && file.oldText !== file.newText) add(path, { source: 'write', oldText: file.oldText, newText: file.newText, deleted: false });
   }
   return [...byPath.entries()].map(([path, changes]) => fold(path, changes, disk[path]));
 }

@@ -54,18 +54,27 @@ function MarkdownBody({ text, streaming }: { text: string; streaming: boolean })
     const source = tameNesting(text);
     return <div className="markdown">{streaming ? renderMarkdown(closeOpenFence(source)) : cachedMarkdown(source)}</div>;
   }
-  return <SplitView split={split} huge={text.length > HUGE_MESSAGE} />;
+  return <SplitView split={split} huge={text.length > HUGE_MESSAGE} streaming={streaming} />;
 }
 
-/** A message in blocks: finished groups (memoized), the streaming tail, text not parsed yet. */
-export function SplitView({ split, huge }: { split: Split; huge: boolean }) {
+/**
+ * A message in blocks: finished groups (memoized), the streaming tail, text not parsed yet.
+ * While it streams, and always when it is huge, a finished group is rendered only near the
+ * viewport: at wire speed most groups scroll past faster than they could be rendered, and
+ * rendering every one was the page's largest cost (issue 11). The newest group is rendered at
+ * once (the person is watching it) and stays rendered until it leaves the viewport, so a group
+ * is not torn down and rebuilt as newer ones arrive. A finished message
+ * that is not huge renders every group (the same output as rendering it whole).
+ */
+export function SplitView({ split, huge, streaming = false }: { split: Split; huge: boolean; streaming?: boolean }) {
   const last = split.groups.length - 1;
+  const lazy = huge || streaming;
   return (
     <div className={`markdown${huge ? ' markdown-huge' : ''}`}>
       {split.groups.map((group, i) => (
         <Fragment key={i}>
           {i > 0 && '\n'}
-          {huge && i < last - 1 ? <LazyGroup text={group} render={renderGroup} /> : <Group text={group} />}
+          {lazy ? <LazyGroup text={group} render={renderGroup} eager={i === last} /> : <Group text={group} />}
         </Fragment>
       ))}
       {split.tail && (
@@ -82,28 +91,42 @@ export function SplitView({ split, huge }: { split: Split; huge: boolean }) {
 const renderGroup = (text: string) => <Group text={text} />;
 
 const PENDING_PIECE = 4096;
+/** The newest pieces of pending text are always shown; earlier ones only near the viewport. */
+const PENDING_SHOWN = 2;
 
 /**
  * Text not cut into blocks yet, shown plain. In pieces that end at the first line break after
  * each multiple of PENDING_PIECE in the message, so a piece keeps its text (and the browser its
  * layout) while more arrives: one growing text node would be laid out again in full every frame.
+ * A page behind a fast stream can hold hundreds of KB of pending text, and laying it all out
+ * took 100–200 ms a frame (issue 11's profile): all but the newest pieces are placeholders of
+ * their estimated height unless near the viewport, as the groups of a huge message are.
  */
 function PendingText({ text, at }: { text: string; at: number }) {
-  const pieces: ReactElement[] = [];
-  let from = 0;
-  while (from < text.length) {
+  const starts: number[] = [];
+  for (let from = 0; from < text.length; ) {
+    starts.push(from);
     const boundary = (Math.floor((at + from) / PENDING_PIECE) + 1) * PENDING_PIECE - at;
     const lineEnd = text.indexOf('\n', Math.max(from, boundary - 1));
-    const end = lineEnd === -1 ? text.length : lineEnd + 1;
-    pieces.push(
-      <div key={at + from} className="markdown-pending">
-        {text.slice(from, end)}
-      </div>,
-    );
-    from = end;
+    from = lineEnd === -1 ? text.length : lineEnd + 1;
   }
-  return <>{pieces}</>;
+  return (
+    <>
+      {starts.map((from, i) => {
+        const piece = text.slice(from, starts[i + 1] ?? text.length);
+        return i < starts.length - PENDING_SHOWN ? (
+          <LazyGroup key={at + from} text={piece} render={renderPending} className="markdown-pending" />
+        ) : (
+          <div key={at + from} className="markdown-pending">
+            {piece}
+          </div>
+        );
+      })}
+    </>
+  );
 }
+
+const renderPending = (text: string) => text;
 
 /**
  * A run of whole blocks (or the streaming tail), rendered once per distinct text. Rendering

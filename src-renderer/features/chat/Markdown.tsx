@@ -67,15 +67,10 @@ function MarkdownBody({ text, streaming }: { text: string; streaming: boolean })
  * that is not huge renders every group (the same output as rendering it whole).
  */
 export function SplitView({ split, huge, streaming = false }: { split: Split; huge: boolean; streaming?: boolean }) {
-  const last = split.groups.length - 1;
-  const lazy = huge || streaming;
   return (
     <div className={`markdown${huge ? ' markdown-huge' : ''}`}>
-      {split.groups.map((group, i) => (
-        <Fragment key={i}>
-          {i > 0 && '\n'}
-          {lazy ? <LazyGroup text={group} render={renderGroup} eager={i === last} /> : <Group text={group} />}
-        </Fragment>
+      {pagesOf(split.groups, huge || streaming).map((page) => (
+        <GroupPage key={page.from} {...page} />
       ))}
       {split.tail && (
         <>
@@ -89,6 +84,50 @@ export function SplitView({ split, huge, streaming = false }: { split: Split; hu
 }
 
 const renderGroup = (text: string) => <Group text={text} />;
+
+/** Groups per page: a page whose groups are unchanged is skipped by React as a whole. */
+const PAGE = 32;
+
+interface PageProps {
+  groups: string[];
+  from: number;
+  lazy: boolean;
+  /** Index of the message's newest group if it is on this page, else -1. */
+  newest: number;
+}
+
+/** The groups of a message cut into pages (GroupPage's props). */
+export function pagesOf(groups: string[], lazy: boolean): PageProps[] {
+  const last = groups.length - 1;
+  const pages: PageProps[] = [];
+  for (let from = 0; from <= last; from += PAGE) pages.push({ groups: groups.slice(from, from + PAGE), from, lazy, newest: last < from + PAGE ? last : -1 });
+  return pages;
+}
+
+/** Whether a page renders the same as before (its groups are the same strings): React skips it. */
+export function samePage(a: PageProps, b: PageProps): boolean {
+  return (
+    a.from === b.from &&
+    a.lazy === b.lazy &&
+    a.newest === b.newest &&
+    a.groups.length === b.groups.length &&
+    a.groups.every((group, i) => group === b.groups[i])
+  );
+}
+
+/**
+ * A run of PAGE groups. Every update of a streaming message used to hand React all of its
+ * groups (thousands in a 4 MB answer: O(message) per frame); a page of finished groups keeps
+ * the same strings, so all but the newest page are skipped after comparing PAGE references.
+ */
+const GroupPage = memo(function GroupPage({ groups, from, lazy, newest }: PageProps) {
+  return groups.map((group, j) => (
+    <Fragment key={from + j}>
+      {from + j > 0 && '\n'}
+      {lazy ? <LazyGroup text={group} render={renderGroup} eager={from + j === newest} /> : <Group text={group} />}
+    </Fragment>
+  ));
+}, samePage);
 
 const PENDING_PIECE = 4096;
 /** The newest pieces of pending text are always shown; earlier ones only near the viewport. */
@@ -104,7 +143,7 @@ const PENDING_SHOWN = 2;
  */
 function PendingText({ text, at }: { text: string; at: number }) {
   const starts: number[] = [];
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     starts.push(from);
     const boundary = (Math.floor((at + from) / PENDING_PIECE) + 1) * PENDING_PIECE - at;
     const lineEnd = text.indexOf('\n', Math.max(from, boundary - 1));

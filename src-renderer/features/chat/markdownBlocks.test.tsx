@@ -1,3 +1,5 @@
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { floodChunk, markdownDocument } from '../../../e2e/fixtures/flood-agent.mjs';
@@ -212,6 +214,28 @@ describe('regression guard: streaming costs O(text), not O(text²) (counts work,
     // Bounded per update (two pages of 32), whatever the message's length so far.
     expect(most).toBeLessThanOrEqual(64);
     expect(visited).toBeLessThan(everyGroup / 5);
+  }, 60_000);
+
+  it('finished groups hold their own text, not the message as it was when they were cut (heap)', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const heap = () => {
+      gc();
+      return getHeapStatistics().used_heap_size;
+    };
+    const before = heap();
+    const splitter = new StreamingSplit();
+    let text = '';
+    // 20,000 chunks (800 KB) in 133 updates; the groups are kept, as a message's groups are.
+    for (let i = 0; i < 20_000; i++) {
+      text += floodChunk(i, 40);
+      if (i % 150 === 149) splitter.update(text, false);
+    }
+    const split = splitter.update(text, false);
+    const retained = heap() - before;
+    expect(split.groups.join('').length).toBeGreaterThan(700_000);
+    // The text twice (the message and its groups) plus overhead; a copy per update would be ~50 MB.
+    expect(retained).toBeLessThan(8 * text.length);
   }, 60_000);
 
   it('one huge paragraph without blank lines is re-parsed only as it grows by a quarter', () => {

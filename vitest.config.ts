@@ -33,6 +33,8 @@ export default defineConfig({
           // again. No unit test mocks modules or leaves globals set (fake timers are restored;
           // environment variables are set only in integration tests), so sharing is safe.
           isolate: false,
+          // `gc()` for the heap test of the Markdown splitter (markdownBlocks.test.tsx).
+          execArgv: ['--expose-gc'],
         },
       },
       {

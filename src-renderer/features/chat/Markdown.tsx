@@ -54,19 +54,23 @@ function MarkdownBody({ text, streaming }: { text: string; streaming: boolean })
     const source = tameNesting(text);
     return <div className="markdown">{streaming ? renderMarkdown(closeOpenFence(source)) : cachedMarkdown(source)}</div>;
   }
-  return <SplitView split={split} huge={text.length > HUGE_MESSAGE} />;
+  return <SplitView split={split} huge={text.length > HUGE_MESSAGE} streaming={streaming} />;
 }
 
-/** A message in blocks: finished groups (memoized), the streaming tail, text not parsed yet. */
-export function SplitView({ split, huge }: { split: Split; huge: boolean }) {
-  const last = split.groups.length - 1;
+/**
+ * A message in blocks: finished groups (memoized), the streaming tail, text not parsed yet.
+ * While it streams, and always when it is huge, a finished group is rendered only near the
+ * viewport: at wire speed most groups scroll past faster than they could be rendered, and
+ * rendering every one was the page's largest cost (issue 11). The newest group is rendered at
+ * once (the person is watching it) and stays rendered until it leaves the viewport, so a group
+ * is not torn down and rebuilt as newer ones arrive. A finished message
+ * that is not huge renders every group (the same output as rendering it whole).
+ */
+export function SplitView({ split, huge, streaming = false }: { split: Split; huge: boolean; streaming?: boolean }) {
   return (
     <div className={`markdown${huge ? ' markdown-huge' : ''}`}>
-      {split.groups.map((group, i) => (
-        <Fragment key={i}>
-          {i > 0 && '\n'}
-          {huge && i < last - 1 ? <LazyGroup text={group} render={renderGroup} /> : <Group text={group} />}
-        </Fragment>
+      {pagesOf(split.groups, huge || streaming).map((page) => (
+        <GroupPage key={page.from} {...page} />
       ))}
       {split.tail && (
         <>
@@ -81,29 +85,87 @@ export function SplitView({ split, huge }: { split: Split; huge: boolean }) {
 
 const renderGroup = (text: string) => <Group text={text} />;
 
+/** Groups per page: a page whose groups are unchanged is skipped by React as a whole. */
+const PAGE = 32;
+
+interface PageProps {
+  groups: string[];
+  from: number;
+  lazy: boolean;
+  /** Index of the message's newest group if it is on this page, else -1. */
+  newest: number;
+}
+
+/** The groups of a message cut into pages (GroupPage's props). */
+export function pagesOf(groups: string[], lazy: boolean): PageProps[] {
+  const last = groups.length - 1;
+  const pages: PageProps[] = [];
+  for (let from = 0; from <= last; from += PAGE) pages.push({ groups: groups.slice(from, from + PAGE), from, lazy, newest: last < from + PAGE ? last : -1 });
+  return pages;
+}
+
+/** Whether a page renders the same as before (its groups are the same strings): React skips it. */
+export function samePage(a: PageProps, b: PageProps): boolean {
+  return (
+    a.from === b.from &&
+    a.lazy === b.lazy &&
+    a.newest === b.newest &&
+    a.groups.length === b.groups.length &&
+    a.groups.every((group, i) => group === b.groups[i])
+  );
+}
+
+/**
+ * A run of PAGE groups. Every update of a streaming message used to hand React all of its
+ * groups (thousands in a 4 MB answer: O(message) per frame); a page of finished groups keeps
+ * the same strings, so all but the newest page are skipped after comparing PAGE references.
+ */
+const GroupPage = memo(function GroupPage({ groups, from, lazy, newest }: PageProps) {
+  return groups.map((group, j) => (
+    <Fragment key={from + j}>
+      {from + j > 0 && '\n'}
+      {lazy ? <LazyGroup text={group} render={renderGroup} eager={from + j === newest} /> : <Group text={group} />}
+    </Fragment>
+  ));
+}, samePage);
+
 const PENDING_PIECE = 4096;
+/** The newest pieces of pending text are always shown; earlier ones only near the viewport. */
+const PENDING_SHOWN = 2;
 
 /**
  * Text not cut into blocks yet, shown plain. In pieces that end at the first line break after
  * each multiple of PENDING_PIECE in the message, so a piece keeps its text (and the browser its
  * layout) while more arrives: one growing text node would be laid out again in full every frame.
+ * A page behind a fast stream can hold hundreds of KB of pending text, and laying it all out
+ * took 100–200 ms a frame (issue 11's profile): all but the newest pieces are placeholders of
+ * their estimated height unless near the viewport, as the groups of a huge message are.
  */
 function PendingText({ text, at }: { text: string; at: number }) {
-  const pieces: ReactElement[] = [];
-  let from = 0;
-  while (from < text.length) {
+  const starts: number[] = [];
+  for (let from = 0; from < text.length;) {
+    starts.push(from);
     const boundary = (Math.floor((at + from) / PENDING_PIECE) + 1) * PENDING_PIECE - at;
     const lineEnd = text.indexOf('\n', Math.max(from, boundary - 1));
-    const end = lineEnd === -1 ? text.length : lineEnd + 1;
-    pieces.push(
-      <div key={at + from} className="markdown-pending">
-        {text.slice(from, end)}
-      </div>,
-    );
-    from = end;
+    from = lineEnd === -1 ? text.length : lineEnd + 1;
   }
-  return <>{pieces}</>;
+  return (
+    <>
+      {starts.map((from, i) => {
+        const piece = text.slice(from, starts[i + 1] ?? text.length);
+        return i < starts.length - PENDING_SHOWN ? (
+          <LazyGroup key={at + from} text={piece} render={renderPending} className="markdown-pending" />
+        ) : (
+          <div key={at + from} className="markdown-pending">
+            {piece}
+          </div>
+        );
+      })}
+    </>
+  );
 }
+
+const renderPending = (text: string) => text;
 
 /**
  * A run of whole blocks (or the streaming tail), rendered once per distinct text. Rendering

@@ -29,10 +29,10 @@ function estimateHeight(text: string, perLine = 100): number {
  * Whether `element` is within MARGIN of its scrolling transcript, and its height when it last
  * left (read from the observer's record, so measuring never forces a layout of its own).
  */
-function useNearViewport<T extends HTMLElement>(): [React.RefObject<T | null>, boolean, React.RefObject<number | null>] {
+function useNearViewport<T extends HTMLElement>(initially: boolean): [React.RefObject<T | null>, boolean, React.RefObject<number | null>] {
   const ref = useRef<T>(null);
   const height = useRef<number | null>(null);
-  const [near, setNear] = useState(false);
+  const [near, setNear] = useState(initially);
   useEffect(() => {
     const element = ref.current;
     if (!element || typeof IntersectionObserver === 'undefined') {
@@ -54,12 +54,27 @@ function useNearViewport<T extends HTMLElement>(): [React.RefObject<T | null>, b
   return [ref, near, height];
 }
 
-/** A group of blocks rendered only near the viewport; elsewhere a box of the same height. */
-export const LazyGroup = memo(function LazyGroup({ text, render }: { text: string; render: (text: string) => React.ReactNode }) {
-  const [ref, near, height] = useNearViewport<HTMLDivElement>();
+/**
+ * A group of blocks rendered only near the viewport; elsewhere a box of the same height.
+ * `eager`: rendered whatever the viewport (the newest groups of a stream); one mounted eager
+ * stays rendered until it is seen to leave the viewport.
+ */
+export const LazyGroup = memo(function LazyGroup({
+  text,
+  render,
+  className = 'markdown-group',
+  eager = false,
+}: {
+  text: string;
+  render: (text: string) => React.ReactNode;
+  className?: string;
+  eager?: boolean;
+}) {
+  const [ref, near, height] = useNearViewport<HTMLDivElement>(eager);
+  const shown = near || eager;
   return (
-    <div ref={ref} className="markdown-group" style={near ? undefined : { height: height.current ?? estimateHeight(text) }}>
-      {near ? render(text) : null}
+    <div ref={ref} className={className} style={shown ? undefined : { height: height.current ?? estimateHeight(text) }}>
+      {shown ? render(text) : null}
     </div>
   );
 });

@@ -114,10 +114,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     };
   }, [sessionId, scrollToBottom]);
 
-  // New rows or grown rows: stay at the bottom while following.
+  // New rows or grown rows: stay at the bottom while following. The rows and the inner box are
+  // observed, and the observer runs after the browser's own layout of the frame, so following
+  // costs no layout of its own: scrolling from a layout effect after every commit forced one
+  // per commit (the hottest function in the streaming profile, issue 11).
+  const hasRows = count > 0;
   useLayoutEffect(() => {
-    if (followingRef.current) scrollToBottom();
-  });
+    const element = inner.current;
+    const observer = rowObserver.current;
+    if (!element || !observer) return;
+    observer.observe(element);
+    return () => observer.unobserve(element);
+  }, [hasRows]);
 
   // A search result asked for an entry (history): scroll to its offset so the
   // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.

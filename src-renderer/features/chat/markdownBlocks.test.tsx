@@ -1,8 +1,8 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { floodChunk } from '../../../e2e/fixtures/flood-agent.mjs';
-import { closeOpenFence, renderMarkdown, SplitView } from './Markdown';
-import { blockStarts, parserWork, StreamingSplit, tameNesting } from './markdownBlocks';
+import { floodChunk, markdownDocument } from '../../../e2e/fixtures/flood-agent.mjs';
+import { closeOpenFence, pagesOf, renderMarkdown, samePage, SplitView } from './Markdown';
+import { blockStarts, parserWork, skeleton, StreamingSplit, tameNesting } from './markdownBlocks';
 
 /** What a finished message looks like when rendered in one piece (the pre-issue-11 renderer). */
 const whole = (text: string) => renderToStaticMarkup(<div className="markdown">{renderMarkdown(tameNesting(text))}</div>);
@@ -71,6 +71,77 @@ describe('incremental Markdown: a streamed message ends as the whole render', ()
     expect(blocks(split)).toContain('<code class="hljs language-js">');
   });
 
+  it('cutting on the skeleton (words folded) gives the same cuts as on the text, on every prefix and on random mixes of tricky lines', () => {
+    const texts = [...Object.values(DOCS), Array.from({ length: 250 }, (_, i) => floodChunk(i, 40)).join(''), markdownDocument(4_000)];
+    for (const text of texts)
+      for (let at = 0; at <= text.length; at += text.length > 3_000 ? 89 : 1)
+        expect(blockStarts(text.slice(0, at)), `prefix ${at}`).toEqual(blockStarts(text.slice(0, at), false));
+    const LINES = [
+      '',
+      '',
+      'plain words here',
+      'Heading words',
+      '===',
+      '---',
+      '- - -',
+      '***',
+      '# heading words',
+      '#not a heading',
+      '    indented code words',
+      '\tcode after a tab',
+      '- item words',
+      '  continued words',
+      '1. ordered words',
+      '1234567890. not a list',
+      '2) paren words',
+      '> quoted words',
+      '> - quoted list',
+      '```ts info words',
+      '```',
+      '~~~ tilde words',
+      '~~~',
+      '``` a`b',
+      '| a | b |',
+      '|---|:-:|',
+      'a | b',
+      '--- | ---',
+      'x|y|z',
+      '<div>html words</div>',
+      '<!-- comment words',
+      'end words -->',
+      '<script>',
+      'words </script> more',
+      '<pre>',
+      '[label words]: /url',
+      '[x]: /url "title words"',
+      '[^note]: footnote words',
+      'a \\| b',
+      '\t- tab item',
+      '   - three spaces',
+      '     five spaces words',
+      'word\tafter tab',
+      '  ',
+      'ab  ',
+      '+ plus item',
+      '* star item',
+      '&amp; entity words',
+      '- [ ] task words',
+    ];
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let round = 0; round < 400; round++) {
+      const text = Array.from({ length: 4 + random(20) }, () => LINES[random(LINES.length)]).join('\n');
+      expect(blockStarts(text), JSON.stringify(text)).toEqual(blockStarts(text, false));
+    }
+  });
+
+  it('the skeleton hands micromark under half of the flood text and keeps its lines', () => {
+    const text = Array.from({ length: 2_000 }, (_, i) => floodChunk(i, 40)).join('');
+    const folded = skeleton(text);
+    expect(folded.split('\n').length).toBe(text.split('\n').length);
+    expect(folded.length / text.length).toBeLessThan(0.5);
+  });
+
   it('block boundaries are line starts and the first is 0', () => {
     expect(blockStarts('\n\n  para\n\n- a\n- b\n\n> q')).toEqual([0, 10, 19]);
   });
@@ -109,10 +180,61 @@ describe('regression guard: streaming costs O(text), not O(text²) (counts work,
     const small = parsedWhileStreaming(2_500);
     const large = parsedWhileStreaming(10_000);
     // Re-parsing the whole message per update (the old renderer) would hand the parser
-    // 312 × 200,000 = 62 million characters (300× the text); per block it is a few times the text.
-    expect(large.parsed / large.total).toBeLessThan(20);
+    // 312 × 200,000 = 62 million characters (300× the text); per block it is a few times the text
+    // (6× before the cutter read the skeleton, 2.2× since).
+    expect(large.parsed / large.total).toBeLessThan(3);
     expect(large.parsed / large.total).toBeLessThan((small.parsed / small.total) * 1.2);
   });
+
+  it('an update hands React the groups of the pages that changed (at most two pages), not every group of the message', () => {
+    const splitter = new StreamingSplit();
+    let text = '';
+    let previous: ReturnType<typeof pagesOf> = [];
+    let visited = 0;
+    let everyGroup = 0;
+    let most = 0;
+    // 20,000 chunks (800 KB, over 300 groups), 150 chunks per update as at wire speed.
+    for (let i = 0; i < 20_000; i++) {
+      text += floodChunk(i, 40);
+      if (i % 150 !== 149) continue;
+      const split = splitter.update(text, false);
+      const pages = pagesOf(split.groups, true);
+      let now = 0;
+      pages.forEach((page, p) => {
+        if (!previous[p] || !samePage(previous[p], page)) now += page.groups.length;
+      });
+      previous = pages;
+      visited += now;
+      most = Math.max(most, now);
+      everyGroup += split.groups.length;
+    }
+    expect(previous.length).toBeGreaterThan(9);
+    // Bounded per update (two pages of 32), whatever the message's length so far.
+    expect(most).toBeLessThanOrEqual(64);
+    expect(visited).toBeLessThan(everyGroup / 5);
+  }, 60_000);
+
+  it('finished groups hold their own text, not the message as it was when they were cut (heap)', () => {
+    // The unit project runs with --expose-gc (vitest.config.ts); the renderer has no Node types.
+    const node = globalThis as unknown as { gc: () => void; process: { memoryUsage(): { heapUsed: number } } };
+    const heap = () => {
+      node.gc();
+      return node.process.memoryUsage().heapUsed;
+    };
+    const before = heap();
+    const splitter = new StreamingSplit();
+    let text = '';
+    // 20,000 chunks (800 KB) in 133 updates; the groups are kept, as a message's groups are.
+    for (let i = 0; i < 20_000; i++) {
+      text += floodChunk(i, 40);
+      if (i % 150 === 149) splitter.update(text, false);
+    }
+    const split = splitter.update(text, false);
+    const retained = heap() - before;
+    expect(split.groups.join('').length).toBeGreaterThan(700_000);
+    // The text twice (the message and its groups) plus overhead; a copy per update would be ~50 MB.
+    expect(retained).toBeLessThan(8 * text.length);
+  }, 60_000);
 
   it('one huge paragraph without blank lines is re-parsed only as it grows by a quarter', () => {
     const splitter = new StreamingSplit();

@@ -2,12 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnvKey, InMemorySecretStore, readAgentEnv, writeAgentEnv } from '../store/secretStore';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe('authentication', () => {
+describeProtocols('authentication', (protocol) => {
   it('agent method: auth_required from session/new starts the flow; the session connects after authenticate', async () => {
     const h = harnesses.track(makeCore(['--auth']));
     const sessionId = await h.newSession();
@@ -136,7 +136,7 @@ describe('authentication', () => {
   });
 });
 
-describe('secret store', () => {
+describeProtocols('secret store', (protocol) => {
   it('keeps an agent environment per agent; damaged entries read as empty', () => {
     const store = new InMemorySecretStore();
     writeAgentEnv(store, 'a', { KEY: 'v' });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { reduceSession } from '../../src-shared/session/reducer';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -136,7 +136,7 @@ describe('terminal/*', () => {
   });
 });
 
-describe('elicitation', () => {
+describeProtocols('elicitation', (protocol) => {
   it('form mode: accept with content (checked against the schema first), decline', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();
@@ -219,7 +219,7 @@ describe('elicitation', () => {
   });
 });
 
-describe('session/request_permission', () => {
+describeProtocols('session/request_permission', (protocol) => {
   it('allow once completes the tool call; reject leaves it failed, never pending after the turn', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();

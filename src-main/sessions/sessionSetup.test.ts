@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -13,7 +13,7 @@ const MCP = [
   { name: 'events', type: 'sse', url: 'https://sse.example.com/mcp', headers: {} },
 ];
 
-describe('session setup', () => {
+describeProtocols('session setup', (protocol) => {
   it('session/new passes MCP servers the agent can use (stdio always, http/sse by capability)', async () => {
     const h = harnesses.track(makeCore([], { mcpServers: MCP }));
     const sessionId = await h.newSession();
@@ -194,7 +194,7 @@ describe('session setup', () => {
   });
 });
 
-describe('session/close', () => {
+describeProtocols('session/close', (protocol) => {
   it('closing a tab sends session/close only to agents that advertise it', async () => {
     const h = harnesses.track(makeCore(['--list'], {}, { agents: [{ id: 'plain', name: 'Plain' }] }));
     const a = await h.newSession();

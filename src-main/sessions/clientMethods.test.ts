@@ -187,7 +187,8 @@ describeProtocols('elicitation', (protocol) => {
     expect(h.eventsOf(other, 'elicitation.completed')).toEqual([]);
   });
 
-  it('a request-scoped elicitation (requestId of our session/prompt) is routed to that session', async () => {
+  // v1 only: a v2 prompt is answered at once, so no session/prompt request is pending to scope a question to.
+  it.runIf(protocol === 'v1')('a request-scoped elicitation (requestId of our session/prompt) is routed to that session', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();
     await h.send(sessionId, 'elicitrequest');

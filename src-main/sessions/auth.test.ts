@@ -139,7 +139,7 @@ describeProtocols('authentication', (protocol) => {
   });
 });
 
-describeProtocols('secret store', (protocol) => {
+describe('secret store', () => {
   it('keeps an agent environment per agent; damaged entries read as empty', () => {
     const store = new InMemorySecretStore();
     writeAgentEnv(store, 'a', { KEY: 'v' });

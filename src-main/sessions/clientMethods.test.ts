@@ -17,6 +17,7 @@ const alive = (pid: number) => {
   }
 };
 
+// v1 only: the client file system is gone in ACP v2.
 describe('fs/read_text_file and fs/write_text_file', () => {
   it('reads inside the workspace, honouring line and limit; a missing file is an error for the agent', async () => {
     const h = harnesses.track(makeCore());
@@ -73,6 +74,7 @@ describe('fs/read_text_file and fs/write_text_file', () => {
   });
 });
 
+// v1 only: client terminals are gone in ACP v2 (terminals belong to the agent).
 describe('terminal/*', () => {
   it('create, live output, wait_for_exit, output, release: shown in the session and kept after release', async () => {
     const h = harnesses.track(makeCore());
@@ -220,7 +222,7 @@ describeProtocols('elicitation', (protocol) => {
   });
 });
 
-describeProtocols('session/request_permission', (protocol) => {
+describeProtocols('session/request_permission', () => {
   it('allow once completes the tool call; reject leaves it failed, never pending after the turn', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { readMainLog } from '../log/mainLog';
 import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 import { FakeAgent, fakeAgents } from '../testing/fakeAgent';
@@ -27,7 +27,7 @@ function twoAgents(idA: string, idB: string) {
   return { h, a, b };
 }
 
-describeProtocols('session/update is routed by (agent connection, ACP session id)', (protocol) => {
+describeProtocols('session/update is routed by (agent connection, ACP session id)', () => {
   it('two agents that both name their session sess-1 do not cross their replies', async () => {
     const { h } = twoAgents('sess-1', 'sess-1');
     const inA = await h.newSession('a');

@@ -167,7 +167,7 @@ function toolPatch(update: RawObject): RawObject {
  */
 function configOptionsOf(options: unknown[]): RawObject[] {
   return options.filter(isObject).map((option) => {
-    const named = typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : { ...option };
+    const named: RawObject = typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : { ...option };
     if (Array.isArray(option.options)) {
       named.options = option.options.map((entry) =>
         isObject(entry) && typeof entry.groupId === 'string' && entry.group === undefined ? { ...entry, group: entry.groupId } : entry,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 // The host fixtures' `test` fails any test on an unexpected console or page error (the
 // deliberate ones — a dead socket while the host restarts — are allowed there).
-import { expect, fixtureAgent, openApp as open, send, shot, startHost, test, type RunningHost } from './fixtures/host';
+import { expect, fixtureAgent, openApp as open, send, shot, startHost, test, withAgentProtocol, type RunningHost } from './fixtures/host';
 
 // Failure paths, tried through the UI the way a demanding user would: crashes, agents that
 // do not start, garbage on stdout, closing tabs mid-turn, writes outside the workspace,
@@ -61,7 +61,7 @@ test('2. an agent that cannot start: the reason shows in the session and sidebar
   await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
   await shot(page, 'failures-start-crash');
   // Fix the file on disk and try again, without restarting the app.
-  writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
+  writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify(withAgentProtocol({ agents: [fixtureAgent()] }), null, 2));
   await page
     .getByRole('button', { name: /Restart agent|Retry|Try again/ })
     .first()
@@ -88,7 +88,7 @@ for (const [label, agent, reason] of [
     await expect(page.getByRole('main')).toContainText(reason);
     await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
     await shot(page, `failures-start-${label.replace(/\W+/g, '-')}`);
-    writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify({ agents: [fixtureAgent()] }, null, 2));
+    writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify(withAgentProtocol({ agents: [fixtureAgent()] }), null, 2));
     await page
       .getByRole('button', { name: /Restart agent|Retry|Try again/ })
       .first()

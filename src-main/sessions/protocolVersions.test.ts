@@ -278,7 +278,7 @@ describe('fixture-agent.mjs speaks both versions', () => {
     expect(h.state(sessionId).status).toBe('idle');
   });
 
-  it('a scenario that needs the client\'s terminal fails clearly under v2', async () => {
+  it("a scenario that needs the client's terminal fails clearly under v2", async () => {
     const h = v2Core([], 'v1', 'auto', []);
     const sessionId = await h.newSession('fixture');
     await h.prompt(sessionId, 'terminal');

@@ -21,7 +21,13 @@ describeProtocols('session setup', (protocol) => {
     const sent = JSON.parse(h.agentText(sessionId).replace(/^MCP: /, ''));
     expect(sent).toEqual([
       // v2 tags every server with its transport; v1 leaves stdio untagged.
-      { ...(protocol === 'v1' ? {} : { type: 'stdio' }), name: 'files', command: '/usr/bin/mcp-files', args: ['--stdio'], env: [{ name: 'TOKEN', value: 't1' }] },
+      {
+        ...(protocol === 'v1' ? {} : { type: 'stdio' }),
+        name: 'files',
+        command: '/usr/bin/mcp-files',
+        args: ['--stdio'],
+        env: [{ name: 'TOKEN', value: 't1' }],
+      },
       { type: 'http', name: 'web', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] },
     ]);
   });
@@ -191,7 +197,12 @@ describeProtocols('session setup', (protocol) => {
     await h.prompt(sessionId, 'echoconfig');
     const calls = JSON.parse(h.agentText(sessionId).replace('Config calls: ', '')) as Record<string, unknown>[];
     // v2 tags a select's value `type: "id"`; v1 leaves it untagged.
-    expect(calls[0]).toEqual({ sessionId: h.state(sessionId).acpSessionId, configId: 'model', ...(protocol === 'v1' ? {} : { type: 'id' }), value: 'fixture-pro' });
+    expect(calls[0]).toEqual({
+      sessionId: h.state(sessionId).acpSessionId,
+      configId: 'model',
+      ...(protocol === 'v1' ? {} : { type: 'id' }),
+      value: 'fixture-pro',
+    });
     expect(calls[1]).toEqual({ sessionId: h.state(sessionId).acpSessionId, configId: 'web', type: 'boolean', value: true });
 
     await h.prompt(sessionId, 'configupdate');

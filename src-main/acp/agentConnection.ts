@@ -22,6 +22,7 @@ import { acpErrorView, type AcpErrorView } from '../../src-shared/acp/error';
 import { obj } from '../../src-shared/acp/read';
 import { AcpErrorCode } from '../errors/errors';
 import { KNOWN_ELICITATION_MODES } from '../../src-shared/acp/known';
+import { formatSeconds } from './formatSeconds';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -684,12 +685,6 @@ const IGNORED_NOTIFICATION = { jsonrpc: '2.0', method: '_acp-desktop/taken-raw',
 function agentTitle(init: acp.InitializeResponse | null): string {
   const info = init?.agentInfo as RawObject | undefined;
   return String(info?.title ?? info?.name ?? 'The agent');
-}
-
-function formatSeconds(ms: number): string {
-  // One decimal under 10 s: a 1500 ms timeout read "within 2 s", which is not what was set.
-  if (ms >= 10_000 || ms % 1000 === 0) return `${Math.round(ms / 1000)} s`;
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
 
 function describeAgentError(method: string, error: AcpErrorView): string {

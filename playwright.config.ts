@@ -7,8 +7,9 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ?
 /**
  * The specs that exercise the agent protocol run a second time with the fixture agent set to
  * `auto` (it then speaks ACP v2); tests tagged `@v1` need v1 by nature (the client's file system
- * or terminals, legacy modes, v1 wire shapes) and are left out there. Everything else (registry,
- * layout, Electron) runs once, in `v1`.
+ * or terminals, legacy modes, v1 wire shapes) and those tagged `@once` speak no protocol (a
+ * command that cannot start, a host restart): both are left out there. Every other spec
+ * (registry, layout, Electron) runs once, in `v1`.
  */
 const PROTOCOL_SPECS = [
   'conversation',
@@ -38,7 +39,7 @@ export default defineConfig<{ agentProtocol: 'v1' | 'auto' }>({
   outputDir: 'test-results',
   projects: [
     { name: 'v1', use: { agentProtocol: 'v1' } },
-    { name: 'auto', use: { agentProtocol: 'auto' }, testMatch: PROTOCOL_SPECS, grepInvert: /@v1\b/ },
+    { name: 'auto', use: { agentProtocol: 'auto' }, testMatch: PROTOCOL_SPECS, grepInvert: /@v1\b|@once\b/ },
   ],
   use: {
     headless: true,

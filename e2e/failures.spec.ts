@@ -50,26 +50,31 @@ test('1. the agent crashes mid-turn: what streamed stays, exit code and stderr s
   await shot(page, 'failures-crash-restarted');
 });
 
-test('2. an agent that cannot start: the reason shows in the session and sidebar; fixing settings.json and retrying works', async ({ page }) => {
-  host = await startHost({
-    settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--crash-on-start'])] },
-    env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' },
-  });
-  await open(page, host);
-  await newSession(page, 'Fixture Agent', host.workspace);
-  await expect(page.getByRole('main')).toContainText('crashing on start as asked');
-  await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
-  await shot(page, 'failures-start-crash');
-  // Fix the file on disk and try again, without restarting the app.
-  writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify(withAgentProtocol({ agents: [fixtureAgent()] }), null, 2));
-  await page
-    .getByRole('button', { name: /Restart agent|Retry|Try again/ })
-    .first()
-    .click();
-  await expect(status(page)).toHaveText('Idle');
-  await send(page, 'fixed');
-  await expect(transcript(page)).toContainText('Echo: fixed');
-});
+// @once: the agent never starts, so no protocol is spoken.
+test(
+  '2. an agent that cannot start: the reason shows in the session and sidebar; fixing settings.json and retrying works',
+  { tag: '@once' },
+  async ({ page }) => {
+    host = await startHost({
+      settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--crash-on-start'])] },
+      env: { ACP_DESKTOP_INIT_TIMEOUT_MS: '1500' },
+    });
+    await open(page, host);
+    await newSession(page, 'Fixture Agent', host.workspace);
+    await expect(page.getByRole('main')).toContainText('crashing on start as asked');
+    await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
+    await shot(page, 'failures-start-crash');
+    // Fix the file on disk and try again, without restarting the app.
+    writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify(withAgentProtocol({ agents: [fixtureAgent()] }), null, 2));
+    await page
+      .getByRole('button', { name: /Restart agent|Retry|Try again/ })
+      .first()
+      .click();
+    await expect(status(page)).toHaveText('Idle');
+    await send(page, 'fixed');
+    await expect(transcript(page)).toContainText('Echo: fixed');
+  },
+);
 
 for (const [label, agent, reason] of [
   [
@@ -80,7 +85,8 @@ for (const [label, agent, reason] of [
   ['protocol 99', fixtureAgent('fixture', 'Fixture Agent', ['--protocol', '99']), /protocol/i],
   ['a slow initialize', fixtureAgent('fixture', 'Fixture Agent', ['--slow-init', '5000']), /did not answer initialize within 1\.5 s/],
 ] as const) {
-  test(`2. start failure: ${label}`, async ({ page }) => {
+  // A missing command speaks no protocol: once (@once).
+  test(`2. start failure: ${label}`, label === 'a missing command' ? { tag: '@once' } : {}, async ({ page }) => {
     // Only the slow-initialize case needs the short limit; the others must not race Node's start-up on a busy machine.
     host = await startHost({ settings: { agents: [agent] }, env: { ACP_DESKTOP_INIT_TIMEOUT_MS: label === 'a slow initialize' ? '1500' : '15000' } });
     await open(page, host);
@@ -173,7 +179,8 @@ test('6. two tabs on one agent: a crash shows in both, restart reconnects both',
   await expect(transcript(page)).toContainText('Echo: second tab');
 });
 
-test('7. the host restarts while the person types: the UI reconnects and the draft stays', async ({ page }) => {
+// @once: the window and the host, not the agent protocol.
+test('7. the host restarts while the person types: the UI reconnects and the draft stays', { tag: '@once' }, async ({ page }) => {
   host = await startHost({ settings: { agents: [fixtureAgent()] } });
   await open(page, host);
   await newSession(page, 'Fixture Agent', host.workspace);

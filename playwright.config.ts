@@ -4,7 +4,28 @@ import { defineConfig } from '@playwright/test';
 /** System Chromium (Debian's) unless CHROMIUM_PATH says otherwise; Playwright's own where installed. */
 const chromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
-export default defineConfig({
+/**
+ * The specs that exercise the agent protocol run a second time with the fixture agent set to
+ * `auto` (it then speaks ACP v2); tests tagged `@v1` need v1 by nature (the client's file system
+ * or terminals, legacy modes, v1 wire shapes) and those tagged `@once` speak no protocol (a
+ * command that cannot start, a host restart): both are left out there. Every other spec
+ * (registry, layout, Electron) runs once, in `v1`.
+ */
+const PROTOCOL_SPECS = [
+  'conversation',
+  'engine-auth',
+  'engine-cancel',
+  'engine-permission',
+  'ui-permissions',
+  'ui-elicitation',
+  'ui-transcript',
+  'ui-composer',
+  'sessions-history',
+  'sessions-restore',
+  'failures',
+].map((name) => `**/${name}.spec.ts`);
+
+export default defineConfig<{ agentProtocol: 'v1' | 'auto' }>({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   timeout: 60_000,
@@ -16,6 +37,10 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
   outputDir: 'test-results',
+  projects: [
+    { name: 'v1', use: { agentProtocol: 'v1' } },
+    { name: 'auto', use: { agentProtocol: 'auto' }, testMatch: PROTOCOL_SPECS, grepInvert: /@v1\b|@once\b/ },
+  ],
   use: {
     headless: true,
     viewport: { width: 1280, height: 820 },

@@ -1,8 +1,10 @@
-import { expect, openApp, send, shot, startSession, test } from './fixtures/host';
+import { agentProtocol, expect, openApp, protocolShown, send, shot, startSession, test } from './fixtures/host';
 
 test('a first conversation: streamed Markdown reply, then Stop cancels a running turn', async ({ page, host }) => {
   await openApp(page, host);
   await startSession(page, 'Fixture Agent', host.workspace);
+  // Under the `auto` project the fixture must really speak v2: a silent fallback to v1 would prove nothing.
+  expect(await protocolShown(page)).toBe(agentProtocol() === 'auto' ? 'ACP v2' : 'ACP v1');
 
   await send(page, 'hello from the test');
   const transcript = page.getByRole('log', { name: 'Transcript' });

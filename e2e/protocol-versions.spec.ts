@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, expect, FIXTURE_AGENT, openApp, ROOT, send, startHost, startSession, test, type RunningHost } from './fixtures/host';
+import { ARTIFACTS, expect, FIXTURE_AGENT, openApp, protocolShown, ROOT, send, startHost, startSession, test, type RunningHost } from './fixtures/host';
 
 // ACP v1 and v2 side by side, through the real UI: the v2 fixture agent (on the SDK's v2 agent
 // API) under the `auto` setting, the v1 fixture agent under `v1`, and the protocol picked in
@@ -31,15 +31,6 @@ async function host(agents: unknown[]): Promise<RunningHost> {
 
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
 const waitIdle = (page: Page) => expect(page.getByLabel('Session status')).toHaveText('Idle');
-
-async function protocolShown(page: Page): Promise<string> {
-  await page.getByRole('button', { name: 'Session info' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Agent and session' });
-  const session = dialog.getByRole('region', { name: 'Session' });
-  const text = (await session.locator('dt:has-text("Protocol") + dd').textContent()) ?? '';
-  await dialog.getByRole('button', { name: 'Close' }).click();
-  return text;
-}
 
 test('ACP v2 under "auto": a conversation, a multi-change diff with its git patch, an agent terminal with Cancel, permission subjects, an unknown state', async ({
   page,

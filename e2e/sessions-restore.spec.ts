@@ -111,7 +111,8 @@ test('kill -9 during a stream: everything shown up to the kill is there after re
   await expect(page.getByLabel('Session status').first()).not.toHaveText('Running');
 });
 
-test('an agent that can neither resume nor load: read-only transcript and "Start a new session from here"', async ({ page }) => {
+// @v1: every ACP v2 agent can resume.
+test('an agent that can neither resume nor load: read-only transcript and "Start a new session from here"', { tag: '@v1' }, async ({ page }) => {
   const settings = { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--no-load', '--delay', '0'])] };
   const first = await host({ settings });
   await openApp(page, first);

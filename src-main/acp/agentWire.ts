@@ -12,6 +12,7 @@ import { negotiate, NegotiationError, sendNotification, sendRequest, type AgentT
 import { startNegotiation, stepNegotiation, type NegotiationInput } from './dialects/negotiation';
 import { asV1Initialize, type AgentProfile } from './dialects/profile';
 import { v1 } from './dialects/v1';
+import { formatSeconds } from './formatSeconds';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
 
@@ -274,12 +275,6 @@ export class AgentWire {
     this.close();
     await this.transport.stop();
   }
-}
-
-function formatSeconds(ms: number): string {
-  // One decimal under 10 s: a 1500 ms timeout read "within 2 s", which is not what was set.
-  if (ms >= 10_000 || ms % 1000 === 0) return `${Math.round(ms / 1000)} s`;
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
 
 function describeAgentError(method: string, error: AcpErrorView): string {

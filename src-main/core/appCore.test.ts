@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it } from 'vitest';
+import { describeProtocols, makeCore } from '../testing/coreHarness';
 
 const cores: { dispose(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((c) => c.dispose()));
 });
 
-describe('AppCore with the fixture agent', () => {
+describeProtocols('AppCore with the fixture agent', () => {
   it('streams a reply to a prompt and ends the turn', async () => {
     const h = makeCore();
     cores.push(h.core);

@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it, vi } from 'vitest';
+import { describeProtocols, makeCore } from '../testing/coreHarness';
 
 const cores: { dispose(): Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((core) => core.dispose()));
 });
 
-describe('AppCore.busyReasons (the quit confirmation asks only when this is not empty)', () => {
+describeProtocols('AppCore.busyReasons (the quit confirmation asks only when this is not empty)', () => {
   it('is empty when idle, names a running turn, and is empty again once it ends', async () => {
     const h = makeCore();
     cores.push(h.core);

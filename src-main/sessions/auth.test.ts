@@ -2,12 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentEnvKey, InMemorySecretStore, readAgentEnv, writeAgentEnv } from '../store/secretStore';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe('authentication', () => {
+describeProtocols('authentication', (protocol) => {
   it('agent method: auth_required from session/new starts the flow; the session connects after authenticate', async () => {
     const h = harnesses.track(makeCore(['--auth']));
     const sessionId = await h.newSession();
@@ -61,7 +61,8 @@ describe('authentication', () => {
     const files = [join(h.dataDir, 'settings.json'), ...readdirSync(join(h.dataDir, 'sessions')).map((f) => join(h.dataDir, 'sessions', f))];
     for (const file of files) expect(readFileSync(file, 'utf8')).not.toContain('sk-very-secret');
     // Signing out forgets the value and restarts the agent without it.
-    expect(await h.core.handlers['agent.logout']({ agentId: 'fixture' })).toEqual({ ok: true, loggedOut: false, forgotValues: true });
+    // A v2 agent that lists sign-in methods always has auth/logout; this v1 agent does not advertise logout.
+    expect(await h.core.handlers['agent.logout']({ agentId: 'fixture' })).toEqual({ ok: true, loggedOut: protocol !== 'v1', forgotValues: true });
     expect(readAgentEnv(h.core.agents.secrets, 'fixture')).toEqual({});
   });
 
@@ -95,7 +96,8 @@ describe('authentication', () => {
     expect(h2.agentText(sessionId)).toContain('after terminal login');
   });
 
-  it('quirk: the legacy `_meta["terminal-auth"]` method (Claude Code adapter) runs its command in a terminal', async () => {
+  // v1 only: an untyped method with `_meta["terminal-auth"]` is a v1 adapter's quirk; v2 methods always have a type.
+  it.runIf(protocol === 'v1')('quirk: the legacy `_meta["terminal-auth"]` method (Claude Code adapter) runs its command in a terminal', async () => {
     const h = harnesses.track(makeCore());
     const credFile = join(h.workspace, 'legacy-cred');
     const h2 = harnesses.track(makeCore(['--auth', '--legacy-terminal-auth', '--cred-file', credFile]));
@@ -129,7 +131,8 @@ describe('authentication', () => {
     await h.waitFor(() => h.eventsOf(sessionId, 'session.connected').length === 1, 'connect');
   });
 
-  it('logout is refused when the agent does not advertise it and nothing is stored', async () => {
+  // v1 only: in v2 every agent that lists sign-in methods has auth/logout.
+  it.runIf(protocol === 'v1')('logout is refused when the agent does not advertise it and nothing is stored', async () => {
     const h = harnesses.track(makeCore());
     await h.newSession();
     await expect(h.core.handlers['agent.logout']({ agentId: 'fixture' })).rejects.toThrow(/does not support signing out/);

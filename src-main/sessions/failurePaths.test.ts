@@ -1,12 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it } from 'vitest';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe('failure paths', () => {
+describeProtocols('failure paths', () => {
   it('closing a tab mid-turn ends the turn as cancelled in the log before it closes', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();

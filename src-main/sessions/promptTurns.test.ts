@@ -1,12 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it } from 'vitest';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
 const PNG = { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' };
 
-describe('prompt turns', () => {
+describeProtocols('prompt turns', (protocol) => {
   it('sends text, resource links and embedded resources; refuses what the prompt capabilities do not allow', async () => {
     const h = harnesses.track(makeCore(['--no-image']));
     const sessionId = await h.newSession();
@@ -42,7 +42,10 @@ describe('prompt turns', () => {
     expect(await h.send(sessionId, 'second')).toEqual({ queued: true });
     await h.waitFor(() => h.state(sessionId).queue.length === 1, 'queued entry');
     await h.waitFor(() => h.state(sessionId).entries.filter((e) => e.kind === 'stop').length === 2, 'both turns');
-    const kinds = h.events.filter((e) => e.sessionId === sessionId && /^(turn|prompt)\./.test(e.kind)).map((e) => e.kind);
+    // A v2 turn ends with the session's idle state (`turnEnded`), a v1 turn with the prompt's answer.
+    const kinds = h.events
+      .filter((e) => e.sessionId === sessionId)
+      .flatMap((e) => (e.kind === 'session.state' ? (e.turnEnded ? ['turn.ended'] : []) : /^(turn|prompt)\./.test(e.kind) ? [e.kind] : []));
     expect(kinds).toEqual(['turn.started', 'prompt.queued', 'turn.ended', 'prompt.dequeued', 'turn.started', 'turn.ended']);
     expect(h.agentText(sessionId)).toContain('**Echo:** second');
   });
@@ -139,7 +142,8 @@ describe('prompt turns', () => {
     expect(seqs[0]).toBe(1);
     expect(seqs.every((seq, i) => i === 0 || seq > seqs[i - 1])).toBe(true);
     expect(seqs.at(-1)).toBe(h.state(sessionId).lastSeq);
-    expect(h.state(sessionId).lastSeq).toBe(10_004);
+    // The chunks, the user's message, turn start and end, the connection; v2 also logs the running state.
+    expect(h.state(sessionId).lastSeq).toBe(protocol === 'v1' ? 10_004 : 10_005);
     expect(batches).toBeLessThan(2000);
   }, 40_000);
 });

@@ -18,11 +18,14 @@ type RawObject = Record<string, unknown>;
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-/** A core with the v2 fixture agent as `v2` (and the v1 fixture as `fixture`), each with a protocol setting. */
-function v2Core(args: string[], protocol: ProtocolSetting, v1Protocol: ProtocolSetting = 'v1') {
+/**
+ * A core with the v2 fixture agent as `v2` and fixture-agent.mjs as `fixture`, each with a protocol
+ * setting; `fixture` runs with `fixtureArgs` (by default `--v1-only`: an agent that speaks only v1).
+ */
+function v2Core(args: string[], protocol: ProtocolSetting, v1Protocol: ProtocolSetting = 'v1', fixtureArgs = ['--v1-only']) {
   return harnesses.track(
     makeCore(
-      [],
+      fixtureArgs,
       { agentOverrides: { v2: { protocol }, fixture: { protocol: v1Protocol } } },
       { agents: [{ id: 'v2', name: 'Fixture v2', command: process.execPath, args: [V2_FIXTURE, '--delay', '1', ...args] }] },
     ),
@@ -238,7 +241,7 @@ describe('negotiation fallbacks through the session layer', () => {
   });
 });
 
-describe.each(['v1', 'auto'] as const)('the v1 fixture agent under protocol "%s"', (protocol) => {
+describe.each(['v1', 'auto'] as const)('a v1-only agent under protocol "%s"', (protocol) => {
   it('streams a turn, asks permission and ends the turn with the prompt’s answer', async () => {
     const h = v2Core([], 'auto', protocol);
     const sessionId = await h.newSession('fixture');
@@ -249,6 +252,37 @@ describe.each(['v1', 'auto'] as const)('the v1 fixture agent under protocol "%s"
     await h.waitFor(() => h.lastStop(sessionId) !== undefined, 'the turn to end');
     expect(h.eventsOf(sessionId, 'turn.ended')).toHaveLength(1);
     expect(h.state(sessionId).status).toBe('idle');
+  });
+});
+
+describe('fixture-agent.mjs speaks both versions', () => {
+  // The engine tests run their fixture under `auto` to test v2: a silent fallback to v1 would prove nothing.
+  it.each([
+    ['v1', 1],
+    ['auto', 2],
+  ] as const)('under "%s" it connects with version %i, and a turn with a permission request ends once', async (protocol, version) => {
+    const h = v2Core([], 'v1', protocol, []);
+    const sessionId = await h.newSession('fixture');
+    expect(h.eventsOf(sessionId, 'session.connected')[0].protocolVersion).toBe(version);
+    expect(h.core.state().agents.find((agent) => agent.id === 'fixture')?.protocolVersion).toBe(version);
+    await h.send(sessionId, 'permission');
+    const request = await h.waitForPermission(sessionId);
+    expect(request.toolCall.title).toBe('Edit src/app.ts');
+    await h.core.handlers['permission.respond']({ sessionId, requestId: request.requestId, optionId: 'allow-once' });
+    await h.waitFor(() => h.lastStop(sessionId) !== undefined, 'the turn to end');
+    expect(h.agentText(sessionId)).toContain('Permission granted (allow-once)');
+    // v1 ends the turn with the prompt's answer, v2 with the first idle state after running.
+    const ends = h.eventsOf(sessionId, 'turn.ended').length + h.eventsOf(sessionId, 'session.state').filter((event) => event.turnEnded).length;
+    expect(ends).toBe(1);
+    expect(h.eventsOf(sessionId, 'turn.ended')).toHaveLength(version === 1 ? 1 : 0);
+    expect(h.state(sessionId).status).toBe('idle');
+  });
+
+  it("a scenario that needs the client's terminal fails clearly under v2", async () => {
+    const h = v2Core([], 'v1', 'auto', []);
+    const sessionId = await h.newSession('fixture');
+    await h.prompt(sessionId, 'terminal');
+    expect(h.lastStop(sessionId)).toMatchObject({ stopReason: 'error', error: 'scenario terminal needs ACP v1' });
   });
 });
 

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it } from 'vitest';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe('restoring a session is folding its log', () => {
+describeProtocols('restoring a session is folding its log', () => {
   it('a prompt still queued when the app stopped is kept, and is sent first when the conversation goes on', async () => {
     const first = makeCore();
     const sessionId = await first.newSession();

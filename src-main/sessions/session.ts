@@ -11,6 +11,7 @@ import { PendingRequests } from './pendingRequests';
 import { refusePromptContent } from './promptContent';
 import { logged } from '../log/mainLog';
 import { capabilitiesOf } from '../../src-shared/acp/agent';
+import { AUTH_RETRY_NOTE } from '../../src-shared/acp/error';
 import { updateKind } from '../../src-shared/acp/update';
 import { AcpErrorCode } from '../errors/errors';
 
@@ -190,7 +191,7 @@ export class Session {
       } else if (isAuthRequired(error)) {
         if (!this.fold().authMethods) this.host.requireAuth(this, (error as Error).message);
         this.blocked = () => this.startTurn(prompt);
-        ended = { stopReason: 'auth_required', error: 'Sign in to continue; the message is sent again after you sign in.' };
+        ended = { stopReason: 'auth_required', error: AUTH_RETRY_NOTE };
       } else {
         ended = { stopReason: 'error', error: (error as Error).message };
       }

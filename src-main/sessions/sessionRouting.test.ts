@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { readMainLog } from '../log/mainLog';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 import { FakeAgent, fakeAgents } from '../testing/fakeAgent';
 
 const harnesses = disposer();
@@ -27,7 +27,7 @@ function twoAgents(idA: string, idB: string) {
   return { h, a, b };
 }
 
-describe('session/update is routed by (agent connection, ACP session id)', () => {
+describeProtocols('session/update is routed by (agent connection, ACP session id)', () => {
   it('two agents that both name their session sess-1 do not cross their replies', async () => {
     const { h } = twoAgents('sess-1', 'sess-1');
     const inA = await h.newSession('a');

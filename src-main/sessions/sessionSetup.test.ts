@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it } from 'vitest';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -13,14 +13,21 @@ const MCP = [
   { name: 'events', type: 'sse', url: 'https://sse.example.com/mcp', headers: {} },
 ];
 
-describe('session setup', () => {
+describeProtocols('session setup', (protocol) => {
   it('session/new passes MCP servers the agent can use (stdio always, http/sse by capability)', async () => {
     const h = harnesses.track(makeCore([], { mcpServers: MCP }));
     const sessionId = await h.newSession();
     await h.prompt(sessionId, 'echomcp');
     const sent = JSON.parse(h.agentText(sessionId).replace(/^MCP: /, ''));
     expect(sent).toEqual([
-      { name: 'files', command: '/usr/bin/mcp-files', args: ['--stdio'], env: [{ name: 'TOKEN', value: 't1' }] },
+      // v2 tags every server with its transport; v1 leaves stdio untagged.
+      {
+        ...(protocol === 'v1' ? {} : { type: 'stdio' }),
+        name: 'files',
+        command: '/usr/bin/mcp-files',
+        args: ['--stdio'],
+        env: [{ name: 'TOKEN', value: 't1' }],
+      },
       { type: 'http', name: 'web', url: 'https://mcp.example.com/mcp', headers: [{ name: 'Authorization', value: 'Bearer x' }] },
     ]);
   });
@@ -53,7 +60,8 @@ describe('session setup', () => {
     const { events } = await h.core.handlers['session.events']({ sessionId, afterSeq: 0 });
     const before = events.filter((e) => e.kind === 'turn.started').length;
     await h.prompt(sessionId, 'after restart');
-    expect(h.eventsOf(sessionId, 'session.connected').map((e) => e.how)).toEqual(['load']);
+    // A v2 agent always offers session/resume: the log is the truth, so no replay is asked for.
+    expect(h.eventsOf(sessionId, 'session.connected').map((e) => e.how)).toEqual([protocol === 'v1' ? 'load' : 'resume']);
     // The agent replayed canned history; nothing of it was added (the log already had the conversation).
     expect(h.eventsOf(sessionId, 'acp.update').some((e) => JSON.stringify(e.update).includes('Earlier question'))).toBe(false);
     expect(h.agentText(sessionId)).toContain('after restart');
@@ -88,9 +96,12 @@ describe('session setup', () => {
     expect(fork.acpSessionId).not.toBe(h.state(sessionId).acpSessionId);
 
     const plain = await h.newSession('plain');
-    await expect(h.core.sessions.listSessions('plain')).rejects.toThrow(
-      'Fixture Agent does not support listing its sessions (it does not advertise session/list).',
-    );
+    // session/list is baseline in v2: the plain agent answers (with nothing); in v1 it must be advertised.
+    if (protocol === 'v1')
+      await expect(h.core.sessions.listSessions('plain')).rejects.toThrow(
+        'Fixture Agent does not support listing its sessions (it does not advertise session/list).',
+      );
+    else expect((await h.core.sessions.listSessions('plain')).sessions).toEqual([]);
     await expect(h.core.sessions.deleteSession('plain', 'x')).rejects.toThrow(/does not support deleting sessions/);
     await expect(h.core.sessions.forkSession(plain)).rejects.toThrow(/does not support forking sessions/);
   });
@@ -150,7 +161,8 @@ describe('session setup', () => {
     expect(h.state(sessionId).commands).toEqual([{ name: 'early', description: 'Sent before session/new answered' }]);
   });
 
-  it('legacy modes: set_mode and current_mode_update', async () => {
+  // v1 only: legacy modes are gone in v2 (config options replace them).
+  it.runIf(protocol === 'v1')('legacy modes: set_mode and current_mode_update', async () => {
     const h = harnesses.track(makeCore(['--modes']));
     const sessionId = await h.newSession();
     expect(h.state(sessionId).modes).toEqual({
@@ -184,18 +196,24 @@ describe('session setup', () => {
     await h.waitFor(() => h.state(sessionId).configOptions.find((o) => o.id === 'web')?.currentValue === true, 'boolean set');
     await h.prompt(sessionId, 'echoconfig');
     const calls = JSON.parse(h.agentText(sessionId).replace('Config calls: ', '')) as Record<string, unknown>[];
-    expect(calls[0]).toEqual({ sessionId: h.state(sessionId).acpSessionId, configId: 'model', value: 'fixture-pro' });
+    // v2 tags a select's value `type: "id"`; v1 leaves it untagged.
+    expect(calls[0]).toEqual({
+      sessionId: h.state(sessionId).acpSessionId,
+      configId: 'model',
+      ...(protocol === 'v1' ? {} : { type: 'id' }),
+      value: 'fixture-pro',
+    });
     expect(calls[1]).toEqual({ sessionId: h.state(sessionId).acpSessionId, configId: 'web', type: 'boolean', value: true });
 
     await h.prompt(sessionId, 'configupdate');
     const live = h.state(sessionId).configOptions;
     expect(live.find((o) => o.id === 'model')?.currentValue).toBe('fixture-pro');
-    expect(live.find((o) => o.id === 'temp')).toEqual({ id: 'temp', name: 'Temperature', type: 'x_slider', currentValue: 0.5, min: 0, max: 1 });
+    expect(live.find((o) => o.id === 'temp')).toMatchObject({ id: 'temp', name: 'Temperature', type: 'x_slider', currentValue: 0.5, min: 0, max: 1 });
   });
 });
 
-describe('session/close', () => {
-  it('closing a tab sends session/close only to agents that advertise it', async () => {
+describeProtocols('session/close', (protocol) => {
+  it('closing a tab sends session/close only to agents that advertise it (every v2 agent has it)', async () => {
     const h = harnesses.track(makeCore(['--list'], {}, { agents: [{ id: 'plain', name: 'Plain' }] }));
     const a = await h.newSession();
     const b = await h.newSession('plain');
@@ -210,7 +228,7 @@ describe('session/close', () => {
     }
     await h.core.handlers['session.close']({ sessionId: a });
     await h.core.handlers['session.close']({ sessionId: b });
-    expect(calls).toEqual(['fixture:session/close']);
+    expect(calls).toEqual(protocol === 'v1' ? ['fixture:session/close'] : ['fixture:session/close', 'plain:session/close']);
     expect(h.core.sessions.sessions.size).toBe(0);
   });
 });

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it } from 'vitest';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-describe('a sign-in asked for at the first prompt', () => {
+describeProtocols('a sign-in asked for at the first prompt', () => {
   it('leaves the session waiting for the person (not "error"), and the prompt goes again after sign-in', async () => {
     const h = harnesses.track(makeCore());
     const sessionId = await h.newSession();

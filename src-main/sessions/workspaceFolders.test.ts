@@ -1,8 +1,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../testing/coreHarness';
+import { afterEach, expect, it } from 'vitest';
+import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 import { FakeAgent, fakeAgents, type FakePromptContext } from '../testing/fakeAgent';
 
 const harnesses = disposer();
@@ -39,7 +39,7 @@ function setup(dataDir?: string, workspace?: string) {
   return { h, agent };
 }
 
-describe('extra workspace folders (additionalDirectories) last as long as the session', () => {
+describeProtocols('extra workspace folders (additionalDirectories) last as long as the session', () => {
   it('after a restart the agent may still read them, and the reconnect sends them again', async () => {
     const extra = mkdtempSync(join(tmpdir(), 'acp-extra-'));
     const file = join(extra, 'notes.txt');

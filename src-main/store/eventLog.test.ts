@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
-import { makeCore } from '../testing/coreHarness';
+import { describeProtocols, makeCore } from '../testing/coreHarness';
 import { EventLog, readEventLog } from './eventLog';
 
 function tempLog(): string {
@@ -136,7 +136,7 @@ describe('EventLog', () => {
   });
 });
 
-describe('replay equals live state', () => {
+describeProtocols('replay equals live state', () => {
   const cores: { dispose(): Promise<void> }[] = [];
   afterEach(async () => {
     await Promise.all(cores.splice(0).map((c) => c.dispose()));

@@ -4,8 +4,10 @@ import { join, resolve } from 'node:path';
 import type { SessionEvent, SessionEventKind } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../../src-shared/session/state';
+import type { ProtocolSetting } from '../../src-shared/settings';
 import type { AppCoreOptions } from '../core/appCore';
 import { createCore } from '../core/createCore';
+import { afterEach, beforeEach, describe } from 'vitest';
 import { startAgentFor } from './inProcessAgent';
 
 export const FIXTURE_AGENT = resolve(import.meta.dirname, '../../e2e/fixtures/fixture-agent.mjs');
@@ -23,6 +25,31 @@ export interface HarnessOptions {
    * By default it runs in this process (`inProcessAgent.ts`).
    */
   processes?: boolean;
+  /**
+   * The `protocol` setting of every fixture agent (the fixture speaks v1 and v2): `auto` runs the
+   * scenarios in v2. An `agentOverrides` entry in `extra` wins for its agent.
+   */
+  protocol?: ProtocolSetting;
+}
+
+/** The protocols a test that makes sense in both ACP versions runs under. */
+export const PROTOCOLS = ['v1', 'auto'] as const satisfies readonly ProtocolSetting[];
+
+/** The protocol of the `describeProtocols` block running now: `makeCore`'s default. */
+let currentProtocol: ProtocolSetting | undefined;
+
+/**
+ * `describe(name, body)` once per protocol, named `[v1] name` and `[auto] name`; every `makeCore`
+ * in it gives the fixture agents that protocol (under `auto` the fixture speaks v2).
+ */
+export function describeProtocols(name: string, body: (protocol: ProtocolSetting) => void, protocols: readonly ProtocolSetting[] = PROTOCOLS): void {
+  for (const protocol of protocols) {
+    describe(`[${protocol}] ${name}`, () => {
+      beforeEach(() => void (currentProtocol = protocol));
+      afterEach(() => void (currentProtocol = undefined));
+      body(protocol);
+    });
+  }
 }
 
 /** A core in a fresh data folder with the fixture agent configured as custom agent `fixture`. */
@@ -44,7 +71,15 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
         : fixture(agent.id, agent.name ?? agent.id, agent.args ?? [], agent.env),
     ),
   ];
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents, ...extra }, null, 2));
+  const overrides = (extra.agentOverrides ?? {}) as Record<string, Record<string, unknown>>;
+  const protocol = options.protocol ?? currentProtocol;
+  const agentOverrides = protocol
+    ? Object.fromEntries([
+        ...agents.filter((agent) => agent.args[0] === FIXTURE_AGENT).map((agent) => [agent.id, { protocol }]),
+        ...Object.entries(overrides).map(([id, override]) => [id, { protocol, ...override }]),
+      ])
+    : overrides;
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents, ...extra, agentOverrides }, null, 2));
   const core = createCore({
     dataDir,
     host: 'browser',

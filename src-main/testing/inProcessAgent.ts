@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { PassThrough, Readable, Writable } from 'node:stream';
 import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../agents/agentProcess';
 
@@ -57,7 +58,9 @@ class InProcessAgent implements AgentHost {
     void load(script)
       .then(async ({ run, specifiers }) => {
         const modules: Record<string, unknown> = {};
-        for (const specifier of specifiers) modules[specifier] = await import(specifier);
+        // Relative imports are the script's own modules, next to it.
+        for (const specifier of specifiers)
+          modules[specifier] = await import(specifier.startsWith('.') ? pathToFileURL(resolve(dirname(script), specifier)).href : specifier);
         await run(this.fakeProcess(script), modules);
       })
       .catch((error: unknown) => {

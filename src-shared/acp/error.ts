@@ -8,3 +8,9 @@ export function acpErrorView(raw: unknown): AcpErrorView {
   const fields = raw as { code?: unknown; message?: unknown; data?: unknown };
   return { code: num(fields.code) ?? null, message: str(fields.message) ?? null, data: fields.data, raw };
 }
+
+/** JSON-RPC `-32000`: the agent needs the person to sign in. */
+export const AUTH_REQUIRED_CODE = -32000;
+
+/** What a turn that met a sign-in shows: a step, not a failure; the message goes again after it. */
+export const AUTH_RETRY_NOTE = 'Sign in to continue; the message is sent again after you sign in.';

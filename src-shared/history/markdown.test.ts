@@ -75,6 +75,35 @@ describe('sessionToMarkdown', () => {
     expect(md).toContain('- Exported: 2026-01-02T00:00:00.000Z');
   });
 
+  it('an ACP v2 diff (a list of changes and a git patch) is exported with its files and its patch', () => {
+    const patch = 'diff --git a/w/a.txt b/w/a.txt\n--- a/w/a.txt\n+++ b/w/a.txt\n@@ -1 +1 @@\n-two\n+TWO\n';
+    const state = fold([
+      { kind: 'session.created', agentId: 'fx', agentName: 'F', cwd: '/w' },
+      {
+        kind: 'tool.patched',
+        toolCallId: 'c',
+        patch: {
+          title: 'Edit',
+          kind: 'edit',
+          status: 'completed',
+          content: [
+            {
+              type: 'diff',
+              changes: [
+                { operation: 'modify', path: '/w/a.txt' },
+                { operation: 'move', oldPath: '/w/d.txt', path: '/w/e.txt' },
+              ],
+              patch: { format: 'git_patch', text: patch },
+            },
+          ],
+        },
+      },
+    ]);
+    const md = sessionToMarkdown(state);
+    expect(md).toContain('- modify `/w/a.txt`\n- move `/w/e.txt` (from `/w/d.txt`)');
+    expect(md).toContain(`\`\`\`diff\n${patch.replace(/\n$/, '')}\n\`\`\``);
+  });
+
   it('fences code that itself contains fences', () => {
     const state = fold([
       { kind: 'session.created', agentId: 'fx', agentName: 'F', cwd: '/w' },

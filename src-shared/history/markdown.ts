@@ -39,6 +39,16 @@ function diffBlock(path: string, oldText: string | null, newText: string): strin
   return fence(`${header}\n${lines.join('\n')}`, 'diff');
 }
 
+/** An ACP v2 diff: the changed files listed, then the patch as the agent sent it. */
+function changesBlock(changes: RawObject[], raw: RawObject): string {
+  const list = changes.map((change) => {
+    const from = typeof change.oldPath === 'string' ? ` (from \`${change.oldPath}\`)` : '';
+    return `- ${String(change.operation ?? 'change')} \`${String(change.path ?? '')}\`${from}`;
+  });
+  const patch = typeof raw.patch === 'object' && raw.patch !== null ? (raw.patch as RawObject).text : undefined;
+  return [list.join('\n'), typeof patch === 'string' && patch ? fence(patch, 'diff') : ''].filter(Boolean).join('\n\n');
+}
+
 function contentBlock(raw: RawObject): string {
   const block = contentBlockView(raw);
   switch (block.type) {
@@ -68,7 +78,8 @@ function toolCall(entry: ToolCallEntry): string {
   if (paths.length) facts.push(`locations: ${paths.map((p) => `\`${p}\``).join(', ')}`);
   out.push(`_${facts.join(' · ')}_`);
   for (const item of entry.content.map(toolContentView)) {
-    if (item.type === 'diff') out.push(diffBlock(item.path, item.oldText, item.newText));
+    if (item.type === 'diff' && item.changes) out.push(changesBlock(item.changes, item.raw));
+    else if (item.type === 'diff') out.push(diffBlock(item.path, item.oldText, item.newText));
     else if (item.type === 'content' && item.block) out.push(contentBlock(item.block.raw));
     else if (item.type === 'terminal') out.push(`_[terminal ${item.terminalId}]_`);
     else out.push(fence(json(item.raw), 'json'));

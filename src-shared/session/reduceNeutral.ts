@@ -1,3 +1,4 @@
+import { AUTH_REQUIRED_CODE, AUTH_RETRY_NOTE } from '../acp/error';
 import type { ContentBlock, RawObject, SessionEvent } from './events';
 import { NEUTRAL_EVENT_KINDS, type NeutralEventBody } from './neutralEvents';
 import type { PlanEntryItem, SessionState, TerminalState, ToolCallEntry, TranscriptEntry } from './state';
@@ -188,9 +189,11 @@ function applyState(state: SessionState, event: Extract<NeutralEvent, { kind: 's
       if (!state.currentTurnId) state.status = helpers.recompute(state);
       return;
     }
-    // The same transition as `turn.ended` from v1's prompt answer.
-    const stopReason = event.stopReason ?? 'end_turn';
-    const error = event.error ? String(event.error.message ?? `error ${String(event.error.code)}`) : undefined;
+    // The same transition as `turn.ended` from v1's prompt answer; a sign-in asked for reads as in v1.
+    const authRequired = event.error?.code === AUTH_REQUIRED_CODE;
+    const stopReason = authRequired ? 'auth_required' : (event.stopReason ?? 'end_turn');
+    const error = authRequired ? AUTH_RETRY_NOTE : event.error ? String(event.error.message ?? `error ${String(event.error.code)}`) : undefined;
+    const usage = isObject(event.raw.usage) ? event.raw.usage : null;
     // Tool calls the agent lists as background work keep running past the turn: not settled.
     const background = new Map<number, ToolCallEntry>();
     for (const work of event.background ?? []) {
@@ -201,8 +204,8 @@ function applyState(state: SessionState, event: Extract<NeutralEvent, { kind: 's
     for (const [index, entry] of background) state.entries[index] = entry;
     if (background.size) state.openToolFrom = Math.min(state.openToolFrom ?? 0, ...background.keys());
     state.currentTurnId = null;
-    state.status = state.permissions.length || state.elicitations.length ? 'waiting' : error ? 'error' : 'idle';
-    state.entries.push({ kind: 'stop', id: entryId(state, event.seq), stopReason, error });
+    state.status = state.permissions.length || state.elicitations.length || state.authMethods || authRequired ? 'waiting' : error ? 'error' : 'idle';
+    state.entries.push({ kind: 'stop', id: entryId(state, event.seq), stopReason, error, ...(usage ? { usage } : {}) });
     return;
   }
   if (!state.currentTurnId) {

@@ -58,6 +58,18 @@ function logFile(): string {
 }
 
 describe('protocol negotiation against real agent processes', () => {
+  it('an agent that does not answer initialize in time: the message names the limit as set (1.5 s, not "2 s"), as under v1', async () => {
+    const attempt = negotiate({
+      setting: 'auto',
+      agent: { name: 'Fixture', id: 'fixture' },
+      start: start(V1_FIXTURE, ['--slow-init', '5000']),
+      client: CLIENT_INFO,
+      capabilities: CLIENT_CAPABILITIES,
+      timeoutMs: 1500,
+    });
+    await expect(attempt).rejects.toThrow('Fixture failed to initialize: the agent did not answer initialize within 1.5 s');
+  });
+
   it('auto with a v2 agent: version 2 in the v2 shape, and one normalized profile', async () => {
     const log = logFile();
     const n = await connect('auto', V2_FIXTURE, ['--log', log, '--auth']);
@@ -127,7 +139,7 @@ describe('protocol negotiation against real agent processes', () => {
   });
 
   it('auto with the plain v1 fixture (no router): falls back to v1', async () => {
-    const n = await connect('auto', V1_FIXTURE);
+    const n = await connect('auto', V1_FIXTURE, ['--v1-only']);
     expect(n.version).toBe(1);
     expect(n.steps).toEqual(['initialize v2', 'initialize v1']);
   });

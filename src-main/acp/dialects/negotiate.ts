@@ -8,6 +8,7 @@ import { startNegotiation, stepNegotiation, type NegotiationAction, type Negotia
 import type { AgentProfile } from './profile';
 import { Switchboard } from './switchboard';
 import { logged } from '../../log/mainLog';
+import { formatSeconds } from '../formatSeconds';
 
 type RawObject = Record<string, unknown>;
 type JsonRpcId = string | number | null;
@@ -169,7 +170,7 @@ async function initializeOnce(board: Switchboard, version: Version, options: Neg
     connection.close();
   };
   if (answer === 'timeout') {
-    return { input: { type: 'error', message: `no answer to initialize within ${Math.round(timeoutMs / 1000)} s` }, connection, detach };
+    return { input: { type: 'error', message: `the agent did not answer initialize within ${formatSeconds(timeoutMs)}` }, connection, detach };
   }
   if (answer === 'closed') return { input: { type: 'closed' }, connection, detach };
   if (answer.error) {

@@ -161,11 +161,20 @@ function toolPatch(update: RawObject): RawObject {
   return patch;
 }
 
-/** v2 names config options `configId`; the app (and v1) `id`. Unknown types are kept (the bar ignores them). */
+/**
+ * v2 names config options `configId` and select groups `groupId`; the app (and v1) `id` and
+ * `group`. Unknown types are kept (the bar ignores them).
+ */
 function configOptionsOf(options: unknown[]): RawObject[] {
-  return options
-    .filter(isObject)
-    .map((option) => (typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : option));
+  return options.filter(isObject).map((option) => {
+    const named: RawObject = typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : { ...option };
+    if (Array.isArray(option.options)) {
+      named.options = option.options.map((entry) =>
+        isObject(entry) && typeof entry.groupId === 'string' && entry.group === undefined ? { ...entry, group: entry.groupId } : entry,
+      );
+    }
+    return named;
+  });
 }
 
 /** v2 tags commands (`type: "command"`) and their input (`type: "text"`); v1 has the same shapes untagged. Unknown types stay raw. */

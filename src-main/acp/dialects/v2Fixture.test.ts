@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../../src-shared/session/events';
+import { AUTH_RETRY_NOTE } from '../../../src-shared/acp/error';
 import { reduceSession } from '../../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry } from '../../../src-shared/session/state';
 import { AgentProcess } from '../../agents/agentProcess';
@@ -228,11 +229,11 @@ describe('the v2 fixture agent through the v2 dialect', () => {
     expect(state.status).toBe('idle');
   });
 
-  it('an error stop with -32000 ends the turn with the error (sign-in needed)', async () => {
+  it('an error stop with -32000 ends the turn as a sign-in step (as v1 shows auth_required), not a failure', async () => {
     const state = await h.prompt('autherror');
-    expect(lastTurn(state).at(-1)).toMatchObject({ kind: 'stop', stopReason: 'error', error: 'Authentication required' });
+    expect(lastTurn(state).at(-1)).toMatchObject({ kind: 'stop', stopReason: 'auth_required', error: AUTH_RETRY_NOTE });
     expect(h.events.findLast((e) => e.kind === 'session.state')).toMatchObject({ error: { code: -32000 } });
-    expect(state.status).toBe('error');
+    expect(state.status).toBe('waiting');
   });
 
   it('work the agent starts on its own is a turn the person did not start; background work is kept', async () => {

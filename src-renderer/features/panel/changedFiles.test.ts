@@ -32,6 +32,43 @@ describe('changedFiles (the Review panel)', () => {
     ]);
   });
 
+  it('ACP v2: a diff given as file changes and a git patch lists each file with the texts of its hunks', () => {
+    const patch = [
+      'diff --git a/w/a.txt b/w/a.txt',
+      '--- a/w/a.txt',
+      '+++ b/w/a.txt',
+      '@@ -1,2 +1,2 @@',
+      ' one',
+      '-two',
+      '+TWO',
+      'diff --git a/w/b.txt b/w/b.txt',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/w/b.txt',
+      '@@ -0,0 +1 @@',
+      '+hello',
+      '',
+    ].join('\n');
+    const entries: TranscriptEntry[] = [
+      tool('a', 'completed', [
+        {
+          type: 'diff',
+          changes: [
+            { operation: 'modify', path: '/w/a.txt' },
+            { operation: 'add', path: '/w/b.txt' },
+            { operation: '_x_touch', path: '/w/c.txt' },
+          ],
+          patch: { format: 'git_patch', text: patch },
+        },
+      ]),
+    ];
+    const disk = { '/w/a.txt': 'one\nTWO', '/w/b.txt': 'hello' };
+    expect(changedFiles({ entries, files: {} }, disk)).toEqual([
+      { path: '/w/a.txt', oldText: 'one\ntwo', newText: 'one\nTWO', deleted: false, source: 'diff', changes: 1, needsDisk: false },
+      { path: '/w/b.txt', oldText: null, newText: 'hello', deleted: false, source: 'diff', changes: 1, needsDisk: false },
+    ]);
+  });
+
   it('Qwen: a new file\'s write and the tool\'s diff of it (old text "") are one change to a new file', () => {
     const content = 'line one\nline two\n';
     const entries: TranscriptEntry[] = [

@@ -1,3 +1,4 @@
+import { findFilePatch, parseGitPatch } from '../../../src-shared/diff/gitPatch';
 import type { SessionState } from '../../../src-shared/session/state';
 
 export interface ChangedFile {
@@ -48,6 +49,10 @@ export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>, dis
     if (entry.kind === 'tool') {
       if (entry.status === 'failed' || entry.status === 'canceled') continue;
       for (const content of entry.content) {
+        if (content.type === 'diff' && Array.isArray(content.changes)) {
+          for (const [path, change] of patchChanges(content)) add(path, change);
+          continue;
+        }
         if (content.type !== 'diff' || typeof content.path !== 'string') continue;
         add(content.path, {
           source: 'diff',
@@ -65,6 +70,31 @@ export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>, dis
     if (!byPath.has(path) && file.oldText !== file.newText) add(path, { source: 'write', oldText: file.oldText, newText: file.newText, deleted: false });
   }
   return [...byPath.entries()].map(([path, changes]) => fold(path, changes, disk[path]));
+}
+
+const TEXT_OPERATIONS = new Set(['add', 'delete', 'modify', 'move', 'copy']);
+
+/**
+ * An ACP v2 diff: a list of file changes and a git patch. Each change the patch has hunks for,
+ * with the texts its hunks show (a snippet when the hunks do not cover the whole file).
+ */
+function patchChanges(content: Record<string, unknown>): [string, Change][] {
+  const patch = typeof content.patch === 'object' && content.patch !== null ? (content.patch as Record<string, unknown>) : null;
+  if (typeof patch?.text !== 'string' || patch.format !== 'git_patch') return [];
+  const files = parseGitPatch(patch.text);
+  const out: [string, Change][] = [];
+  for (const change of (content.changes as unknown[]).filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)) {
+    const operation = String(change.operation ?? '');
+    const path = typeof change.path === 'string' ? change.path : null;
+    if (!path || !TEXT_OPERATIONS.has(operation)) continue;
+    const file = findFilePatch(files, path, typeof change.oldPath === 'string' ? change.oldPath : null);
+    if (!file || file.hunks === 0) continue;
+    out.push([
+      path,
+      { source: 'diff', oldText: operation === 'add' ? null : (file.oldText ?? ''), newText: file.newText ?? '', deleted: operation === 'delete' },
+    ]);
+  }
+  return out;
 }
 
 function fold(path: string, all: Change[], onDisk: string | null | undefined): ChangedFile {

@@ -170,7 +170,7 @@ async function initializeOnce(board: Switchboard, version: Version, options: Neg
     connection.close();
   };
   if (answer === 'timeout') {
-    return { input: { type: 'error', message: `the agent did not answer initialize within ${formatSeconds(timeoutMs)}` }, connection, detach };
+    return { input: { type: 'error', message: `The agent did not answer initialize within ${formatSeconds(timeoutMs)}.` }, connection, detach };
   }
   if (answer === 'closed') return { input: { type: 'closed' }, connection, detach };
   if (answer.error) {

@@ -92,7 +92,7 @@ describe('protocol negotiation (pure)', () => {
   });
 
   it('other errors fail with the agent’s message, and a closed v1 initialize is not retried', () => {
-    expect(run('auto', [{ type: 'error', code: -32603, message: 'boom' }])[1]).toEqual({ type: 'fail', message: 'Agent X failed to initialize: boom' });
+    expect(run('auto', [{ type: 'error', code: -32603, message: 'boom' }])[1]).toEqual({ type: 'fail', message: 'boom' });
     expect(run('v1', [{ type: 'closed' }])[1]).toMatchObject({ type: 'fail', message: expect.stringContaining('closed the connection') });
   });
 });

@@ -88,7 +88,8 @@ export function stepNegotiation(state: NegotiationState, input: NegotiationInput
         if (fallback !== undefined) return next(fallback);
         return finish({ type: 'fail', message: mismatch(state, [1], input.message) });
       }
-      return finish({ type: 'fail', message: `${state.agent.name} failed to initialize: ${input.message ?? `error ${String(input.code)}`}` });
+      // The agent's own words, as under v1: the caller already says which agent failed to start.
+      return finish({ type: 'fail', message: input.message ?? `${state.agent.name} answered initialize with error ${String(input.code)}.` });
     }
     case 'closed': {
       if (offered === 2 && !state.restarted) {

@@ -3,8 +3,9 @@ import { expect, FIXTURE, openApp, send, shot, startSession, test, transcript, w
 
 test.describe('2 · transcript', () => {
   test('streamed Markdown with code: no flicker while streaming, links open outside, raw HTML never rendered', async ({ page, problems }) => {
-    // A slow agent, so the half-finished message can be watched.
-    const host = await startHost({ settings: { agents: [fixtureAgent('slowfx', 'Slow Agent', ['--delay', '90'])] } });
+    // A slow agent, so the half-finished message can be watched: 250 ms a chunk keeps the unfinished code block on screen for
+    // about a second (at 90 ms a page stall of half a second, seen on a loaded 2-core machine, could skip it entirely).
+    const host = await startHost({ settings: { agents: [fixtureAgent('slowfx', 'Slow Agent', ['--delay', '250'])] } });
     try {
       await openApp(page, host);
       await startSession(page, 'Slow Agent', host.workspace);

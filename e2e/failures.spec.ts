@@ -13,6 +13,18 @@ import { expect, fixtureAgent, openApp as open, send, shot, startHost, test, wit
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
 const status = (page: Page) => page.getByLabel('Session status');
 
+/** Writes a working settings.json while the app runs, retries from the failed session, and checks it answers. */
+async function fixSettingsAndRetry(page: Page, host: RunningHost) {
+  writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify(withAgentProtocol({ agents: [fixtureAgent()] }), null, 2));
+  await page
+    .getByRole('button', { name: /Restart agent|Retry|Try again/ })
+    .first()
+    .click();
+  await expect(status(page)).toHaveText('Idle');
+  await send(page, 'fixed');
+  await expect(transcript(page)).toContainText('Echo: fixed');
+}
+
 async function newSession(page: Page, agentName: string, workspace: string) {
   await page.getByRole('button', { name: `New session with ${agentName}` }).click();
   const dialog = page.getByRole('dialog', { name: 'New session' });
@@ -65,14 +77,7 @@ test(
     await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
     await shot(page, 'failures-start-crash');
     // Fix the file on disk and try again, without restarting the app.
-    writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify(withAgentProtocol({ agents: [fixtureAgent()] }), null, 2));
-    await page
-      .getByRole('button', { name: /Restart agent|Retry|Try again/ })
-      .first()
-      .click();
-    await expect(status(page)).toHaveText('Idle');
-    await send(page, 'fixed');
-    await expect(transcript(page)).toContainText('Echo: fixed');
+    await fixSettingsAndRetry(page, host);
   },
 );
 
@@ -95,14 +100,7 @@ for (const [label, agent, reason] of [
     await expect(page.getByRole('main')).toContainText(reason);
     await expect(page.getByRole('navigation', { name: 'Agents and sessions' })).toContainText('Fixture Agent failed to start');
     await shot(page, `failures-start-${label.replace(/\W+/g, '-')}`);
-    writeFileSync(join(host.dataDir, 'settings.json'), JSON.stringify(withAgentProtocol({ agents: [fixtureAgent()] }), null, 2));
-    await page
-      .getByRole('button', { name: /Restart agent|Retry|Try again/ })
-      .first()
-      .click();
-    await expect(status(page)).toHaveText('Idle');
-    await send(page, 'fixed');
-    await expect(transcript(page)).toContainText('Echo: fixed');
+    await fixSettingsAndRetry(page, host);
   });
 }
 

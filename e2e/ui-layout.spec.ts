@@ -1,4 +1,4 @@
-import { expect, openApp, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
+import { expect, openApp, openTwoSessions, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
 
 test.describe('1 · layout, tabs and app commands', () => {
   test('sidebar groups sessions by agent and workspace; tabs open, switch, reorder (drag and keyboard), close', async ({ page, host, problems }) => {
@@ -54,14 +54,7 @@ test.describe('1 · layout, tabs and app commands', () => {
   });
 
   test('tab state: streaming, waiting for you with a badge on a background tab, idle, error', async ({ page, host }) => {
-    await openApp(page, host);
-    await startSession(page, 'Fixture Agent', host.workspace);
-    await page.getByRole('button', { name: 'New session' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'New session' });
-    await dialog.getByLabel('Workspace folder').fill(host.workspace);
-    await dialog.getByRole('button', { name: 'Start' }).click();
-    await waitIdle(page);
-    const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    const tabs = await openTwoSessions(page, host);
 
     // First tab: ask for permission, then switch away.
     await tabs.nth(0).click();
@@ -135,14 +128,7 @@ test('typing right after clicking a tab lands in that tab, even when the host an
       });
     });
   });
-  await openApp(page, host);
-  await startSession(page, 'Fixture Agent', host.workspace);
-  await page.getByRole('button', { name: 'New session' }).first().click();
-  const dialog = page.getByRole('dialog', { name: 'New session' });
-  await dialog.getByLabel('Workspace folder').fill(host.workspace);
-  await dialog.getByRole('button', { name: 'Start' }).click();
-  await waitIdle(page);
-  const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+  const tabs = await openTwoSessions(page, host);
   await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
 
   delayed = true;

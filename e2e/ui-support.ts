@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { ARTIFACTS, DELIBERATE, fixtureAgent, startHost, type RunningHost } from './fixtures/host';
+import { ARTIFACTS, DELIBERATE, fixtureAgent, startHost, startSession, type RunningHost } from './fixtures/host';
 
 export { send, startSession } from './fixtures/host';
 
@@ -70,4 +70,16 @@ export function seedSession(dataDir: string, sessionId: string, cwd: string, bod
   const lines = events.map((body, i) => JSON.stringify({ ...body, sessionId, seq: i + 1, ts: ts + i * 1000 }));
   writeFileSync(join(dataDir, 'sessions', `${sessionId}.jsonl`), lines.join('\n') + '\n');
   writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: [sessionId], active: sessionId }));
+}
+
+/** Opens the app with two sessions of the fixture agent in the workspace (the second one active); returns their tabs. */
+export async function openTwoSessions(page: Page, host: RunningHost) {
+  await openApp(page, host);
+  await startSession(page, 'Fixture Agent', host.workspace);
+  await page.getByRole('button', { name: 'New session' }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Workspace folder').fill(host.workspace);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await waitIdle(page);
+  return page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
 }

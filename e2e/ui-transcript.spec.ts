@@ -1,5 +1,5 @@
 import { fixtureAgent, startHost } from './fixtures/host';
-import { expect, FIXTURE, openApp, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
+import { expect, FIXTURE, openApp, openTwoSessions, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
 
 test.describe('2 · transcript', () => {
   test('streamed Markdown with code: no flicker while streaming, links open outside, raw HTML never rendered', async ({ page, problems }) => {
@@ -103,14 +103,7 @@ test.describe('2 · transcript', () => {
   });
 
   test('switching tabs during a stream loses nothing (output and draft)', async ({ page, host }) => {
-    await openApp(page, host);
-    await startSession(page, 'Fixture Agent', host.workspace);
-    await page.getByRole('button', { name: 'New session' }).first().click();
-    const dialog = page.getByRole('dialog', { name: 'New session' });
-    await dialog.getByLabel('Workspace folder').fill(host.workspace);
-    await dialog.getByRole('button', { name: 'Start' }).click();
-    await waitIdle(page);
-    const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    const tabs = await openTwoSessions(page, host);
     await tabs.nth(0).click();
     await send(page, 'slow');
     await expect(transcript(page).getByText(/chunk 2 /)).toBeVisible();

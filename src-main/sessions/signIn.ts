@@ -118,10 +118,7 @@ export class SignIn {
     const launch = legacy ? { ...agentLaunch, command: legacy.command, args: [] } : agentLaunch;
     const extraArgs = legacy ? legacy.args : Array.isArray(raw.args) ? raw.args.map(String) : [];
     const extraEnv: Record<string, string> = { ...legacy?.env };
-    if (!legacy && Array.isArray(raw.env)) {
-      // ACP v2: `[{ name, value }]` pairs.
-      for (const pair of raw.env as RawObject[]) if (typeof pair?.name === 'string' && typeof pair.value === 'string') extraEnv[pair.name] = pair.value;
-    } else if (!legacy && typeof raw.env === 'object' && raw.env !== null) {
+    if (!legacy && typeof raw.env === 'object' && raw.env !== null) {
       for (const [name, value] of Object.entries(raw.env as RawObject)) if (typeof value === 'string') extraEnv[name] = value;
     }
     // One sign-in terminal at a time per session.

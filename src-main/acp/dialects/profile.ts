@@ -69,6 +69,13 @@ export function authMethodOf(raw: RawObject): AuthMethodInfo {
   };
 }
 
+/** v2 lists a terminal method's environment as `[{ name, value }]` pairs; v1 (and the app) as an object. */
+function v1Env(env: unknown): { env?: Record<string, string> } {
+  if (!Array.isArray(env)) return {};
+  const pairs = env.filter((pair): pair is { name: string; value: string } => typeof pair?.name === 'string' && typeof pair?.value === 'string');
+  return { env: Object.fromEntries(pairs.map((pair) => [pair.name, pair.value])) };
+}
+
 /** Capability keys a profile names; the rest of a session capability object goes to `session.other`. */
 export function otherKeys(source: RawObject, known: readonly string[]): RawObject {
   return Object.fromEntries(Object.entries(source).filter(([key, value]) => !known.includes(key) && present(value)));
@@ -93,7 +100,7 @@ export function asV1Initialize(profile: AgentProfile): RawObject {
   return {
     protocolVersion: profile.protocolVersion,
     ...(profile.agentInfo ? { agentInfo: profile.agentInfo.raw } : {}),
-    authMethods: profile.authMethods.map((method) => ({ ...method.raw, id: method.id })),
+    authMethods: profile.authMethods.map((method) => ({ ...method.raw, id: method.id, ...v1Env(method.raw.env) })),
     agentCapabilities: {
       loadSession: s.load || s.resumeReplays,
       promptCapabilities: { ...profile.prompt },

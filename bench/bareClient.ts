@@ -10,6 +10,8 @@ import * as acp from '@agentclientprotocol/sdk';
 
 export interface BareResult {
   ms: number;
+  /** CPU time of this process (the client) from sending the prompt to its answer. */
+  cpuMs: number;
   chunks: number;
   chars: number;
 }
@@ -33,8 +35,11 @@ export async function bareClientRun(agent: { command: string; args: string[] }, 
     await connection.agent.request('initialize', { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
     const { sessionId } = await connection.agent.request('session/new', { cwd, mcpServers: [] });
     const start = performance.now();
+    const cpu = process.cpuUsage();
     await connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: prompt }] });
-    return { ms: performance.now() - start, chunks, chars };
+    const ms = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    return { ms, cpuMs: (used.user + used.system) / 1000, chunks, chars };
   } finally {
     connection.close();
     child.kill();

@@ -1,4 +1,7 @@
-/** The browser host (`out/main/cli.js serve`) for the benchmarks: started on a free port, stopped and cleaned up. */
+/**
+ * The browser host (`out/main/cli.js serve`) for the benchmarks: started on a free port, stopped
+ * and cleaned up. `BENCH_OUT` points at another build's `out` folder (to compare two builds).
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,9 +26,13 @@ export async function startHost(settings: unknown, options: { dataDir?: string; 
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(settings));
   const nodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'out/main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, join(process.env.BENCH_OUT ?? join(ROOT, 'out'), 'main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (output += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (output += d));
@@ -59,4 +66,10 @@ export async function startHost(settings: unknown, options: { dataDir?: string; 
 export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU time a process has used so far, ms (Linux: utime + stime from /proc, 10 ms steps). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }

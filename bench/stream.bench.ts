@@ -18,8 +18,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
-import { bareClientRun } from './bareClient';
-import { rssMB, startHost } from './host';
+import { bareClientRun, type BareResult } from './bareClient';
+import { cpuMs, rssMB, startHost } from './host';
 import { hottest } from './profileSummary';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -45,6 +45,9 @@ interface AppResult {
   longestFrameGapMs: number;
   heapMB: number;
   rssMB: number;
+  /** CPU time of the page's renderer process and of the host from Send to the end: their work, which a noisy machine moves less than the wall clock. */
+  pageCpuMs: number;
+  hostCpuMs: number;
   pageProfile?: string;
 }
 
@@ -80,6 +83,13 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
       requestAnimationFrame(tick);
     })()`);
     const cdp = await context.newCDPSession(page);
+    const browserCdp = await browser.newBrowserCDPSession();
+    const rendererCpuMs = async () => {
+      const { processInfo } = (await browserCdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };
+      return processInfo.filter((p) => p.type === 'renderer').reduce((sum, p) => sum + p.cpuTime * 1000, 0);
+    };
+    const pageBefore = await rendererCpuMs();
+    const hostBefore = cpuMs(host.process.pid!);
     if (profile) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -102,6 +112,8 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
       { timeout: 900_000, polling: 50 },
     );
     const ms = performance.now() - start;
+    const hostCpuMs = cpuMs(host.process.pid!) - hostBefore;
+    const pageCpuMs = (await rendererCpuMs()) - pageBefore;
     if (trace) await browser.stopTracing();
     let pageProfile: string | undefined;
     if (profile) {
@@ -119,7 +131,7 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
     const { metrics } = await cdp.send('Performance.getMetrics');
     const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
     const rss = rssMB(host.process.pid!);
-    return { ms, longestTaskMs: marks.longest, longestFrameGapMs: marks.gap, heapMB: heap / 1024 / 1024, rssMB: rss, pageProfile };
+    return { ms, longestTaskMs: marks.longest, longestFrameGapMs: marks.gap, heapMB: heap / 1024 / 1024, rssMB: rss, pageCpuMs, hostCpuMs, pageProfile };
   } finally {
     await context.close();
     await host.stop();
@@ -147,13 +159,13 @@ const fmt = (n: number, width = 9, digits = 0) => n.toFixed(digits).padStart(wid
 async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--enable-precise-memory-info'] });
   const rows: string[] = [];
-  const header = `${'workload'.padEnd(24)}${'app ms'.padStart(9)}${'bare ms'.padStart(9)}${'ratio'.padStart(7)}${'task ms'.padStart(9)}${'frame gap'.padStart(10)}${'heap MB'.padStart(9)}${'rss MB'.padStart(8)}`;
-  const report = (name: string, app: AppResult[], bare: number[]) => {
+  const header = `${'workload'.padEnd(24)}${'app ms'.padStart(9)}${'bare ms'.padStart(9)}${'ratio'.padStart(7)}${'page cpu'.padStart(9)}${'host cpu'.padStart(9)}${'bare cpu'.padStart(9)}${'task ms'.padStart(9)}${'frame gap'.padStart(10)}${'heap MB'.padStart(9)}${'rss MB'.padStart(8)}`;
+  const report = (name: string, app: AppResult[], bare: BareResult[]) => {
     const a = median(app.map((r) => r.ms));
-    const b = bare.length ? median(bare) : NaN;
+    const b = bare.length ? median(bare.map((r) => r.ms)) : NaN;
     const row =
       `${name.padEnd(24)}${fmt(a)}${bare.length ? fmt(b) : '        -'}${bare.length ? fmt(a / b, 7, 2) : '      -'}` +
-      `${fmt(median(app.map((r) => r.longestTaskMs)))}${fmt(median(app.map((r) => r.longestFrameGapMs)), 10)}${fmt(median(app.map((r) => r.heapMB)), 9, 1)}${fmt(median(app.map((r) => r.rssMB)), 8, 1)}`;
+      `${fmt(median(app.map((r) => r.pageCpuMs)))}${fmt(median(app.map((r) => r.hostCpuMs)))}${bare.length ? fmt(median(bare.map((r) => r.cpuMs))) : '        -'}${fmt(median(app.map((r) => r.longestTaskMs)))}${fmt(median(app.map((r) => r.longestFrameGapMs)), 10)}${fmt(median(app.map((r) => r.heapMB)), 9, 1)}${fmt(median(app.map((r) => r.rssMB)), 8, 1)}`;
     rows.push(row);
     console.log(row);
   };
@@ -168,7 +180,7 @@ async function main(): Promise<void> {
     for (const n of SIZES) {
       const prompt = `flood ${n}`;
       const app: AppResult[] = [];
-      const bare: number[] = [];
+      const bare: BareResult[] = [];
       for (let run = 0; run < RUNS; run++) {
         const profileThis = PROFILE && run === 0 && n === Math.max(...SIZES);
         const order = run % 2 === 0 ? ['app', 'bare'] : ['bare', 'app'];
@@ -183,7 +195,7 @@ async function main(): Promise<void> {
           } else {
             const result = await bareClientRun({ command: AGENT.command, args: AGENT.args }, prompt, tmpdir());
             if (result.chunks !== n) throw new Error(`bare client saw ${result.chunks} chunks, expected ${n}`);
-            bare.push(result.ms);
+            bare.push(result);
           }
         }
       }
@@ -191,19 +203,19 @@ async function main(): Promise<void> {
     }
     if (!SKIP_LARGE) {
       const big: AppResult[] = [];
-      const bigBare: number[] = [];
+      const bigBare: BareResult[] = [];
       const md: AppResult[] = [];
-      const mdBare: number[] = [];
+      const mdBare: BareResult[] = [];
       for (let run = 0; run < RUNS; run++) {
         big.push(await appRun(browser, 'big 5000000', 'x'.repeat(20), false));
-        bigBare.push((await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'big 5000000', tmpdir())).ms);
+        bigBare.push(await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'big 5000000', tmpdir()));
         const mdRun = await appRun(browser, 'markdown 1000000', 'nested', PROFILE && run === 0 && SIZES.length === 0);
         if (mdRun.pageProfile) {
           console.log(`page profile: ${mdRun.pageProfile}`);
           for (const line of hottest(mdRun.pageProfile, 15)) console.log(`  ${line}`);
         }
         md.push(mdRun);
-        mdBare.push((await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'markdown 1000000', tmpdir())).ms);
+        mdBare.push(await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'markdown 1000000', tmpdir()));
       }
       report('one 5 MB chunk', big, bigBare);
       report('1 MB Markdown (4 KB)', md, mdBare);

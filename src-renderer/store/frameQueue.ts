@@ -28,16 +28,32 @@ export function createFrameQueue(apply: (sessionId: string, events: SessionEvent
   };
 }
 
-/** The next animation frame, or 50 ms when frames are not coming (a hidden window). */
+/**
+ * While batches keep coming (a stream), applied at most every other frame (~30 per second):
+ * each application costs the page a fixed amount whatever it carries (re-rendering the
+ * streaming message's last block, React's pass, layout and paint), and on a shared machine
+ * that fixed cost competed with the host and the agent for the same cores (issue 11's trace:
+ * the page was busy every frame while the host fell behind). A lone update waits one frame.
+ */
+const STREAM_INTERVAL_MS = 30;
+let lastFlush = -Infinity;
+
+/** The next animation frame (see STREAM_INTERVAL_MS), or 50 ms when frames are not coming (a hidden window). */
 function nextFrame(flush: () => void): void {
   let done = false;
+  let frame = 0;
   const once = () => {
     if (done) return;
     done = true;
     cancelAnimationFrame(frame);
     clearTimeout(timer);
+    lastFlush = performance.now();
     flush();
   };
-  const frame = requestAnimationFrame(once);
+  const onFrame = (now: number) => {
+    if (now - lastFlush < STREAM_INTERVAL_MS) frame = requestAnimationFrame(onFrame);
+    else once();
+  };
+  frame = requestAnimationFrame(onFrame);
   const timer = setTimeout(once, 50);
 }

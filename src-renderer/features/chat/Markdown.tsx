@@ -69,7 +69,7 @@ function MarkdownBody({ text, streaming }: { text: string; streaming: boolean })
 export function SplitView({ split, huge, streaming = false }: { split: Split; huge: boolean; streaming?: boolean }) {
   return (
     <div className={`markdown${huge ? ' markdown-huge' : ''}`}>
-      {pagesOf(split.groups, huge || streaming).map((page) => (
+      {pagesOf(split.groups, huge || streaming, streaming).map((page) => (
         <GroupPage key={page.from} {...page} />
       ))}
       {split.tail && (
@@ -92,15 +92,18 @@ interface PageProps {
   groups: string[];
   from: number;
   lazy: boolean;
+  /** Rendered only in the viewport itself (while streaming), not ahead of it. */
+  tight: boolean;
   /** Index of the message's newest group if it is on this page, else -1. */
   newest: number;
 }
 
 /** The groups of a message cut into pages (GroupPage's props). */
-export function pagesOf(groups: string[], lazy: boolean): PageProps[] {
+export function pagesOf(groups: string[], lazy: boolean, tight = false): PageProps[] {
   const last = groups.length - 1;
   const pages: PageProps[] = [];
-  for (let from = 0; from <= last; from += PAGE) pages.push({ groups: groups.slice(from, from + PAGE), from, lazy, newest: last < from + PAGE ? last : -1 });
+  for (let from = 0; from <= last; from += PAGE)
+    pages.push({ groups: groups.slice(from, from + PAGE), from, lazy, tight, newest: last < from + PAGE ? last : -1 });
   return pages;
 }
 
@@ -109,6 +112,7 @@ export function samePage(a: PageProps, b: PageProps): boolean {
   return (
     a.from === b.from &&
     a.lazy === b.lazy &&
+    a.tight === b.tight &&
     a.newest === b.newest &&
     a.groups.length === b.groups.length &&
     a.groups.every((group, i) => group === b.groups[i])
@@ -120,11 +124,11 @@ export function samePage(a: PageProps, b: PageProps): boolean {
  * groups (thousands in a 4 MB answer: O(message) per frame); a page of finished groups keeps
  * the same strings, so all but the newest page are skipped after comparing PAGE references.
  */
-const GroupPage = memo(function GroupPage({ groups, from, lazy, newest }: PageProps) {
+const GroupPage = memo(function GroupPage({ groups, from, lazy, tight, newest }: PageProps) {
   return groups.map((group, j) => (
     <Fragment key={from + j}>
       {from + j > 0 && '\n'}
-      {lazy ? <LazyGroup text={group} render={renderGroup} eager={from + j === newest} /> : <Group text={group} />}
+      {lazy ? <LazyGroup text={group} render={renderGroup} eager={from + j === newest} tight={tight} /> : <Group text={group} />}
     </Fragment>
   ));
 }, samePage);
@@ -154,7 +158,7 @@ function PendingText({ text, at }: { text: string; at: number }) {
       {starts.map((from, i) => {
         const piece = text.slice(from, starts[i + 1] ?? text.length);
         return i < starts.length - PENDING_SHOWN ? (
-          <LazyGroup key={at + from} text={piece} render={renderPending} className="markdown-pending" />
+          <LazyGroup key={at + from} text={piece} render={renderPending} className="markdown-pending" tight />
         ) : (
           <div key={at + from} className="markdown-pending">
             {piece}

@@ -11,6 +11,13 @@ import { logged } from '../../log';
 
 /** Rendered ahead of the viewport, in pixels. */
 const MARGIN = '1500px 0px';
+/**
+ * While a message streams at wire speed its groups pass the viewport in a frame or two: each
+ * one rendered ahead of the viewport was rendered for nobody (react-markdown builds about a
+ * microsecond per character, the page's largest cost in issue 11's profile). Only what is in
+ * the viewport is rendered then; once the message is finished, the margin comes back.
+ */
+const TIGHT_MARGIN = '0px';
 const LINE_PX = 22;
 
 function estimateHeight(text: string, perLine = 100): number {
@@ -29,7 +36,7 @@ function estimateHeight(text: string, perLine = 100): number {
  * Whether `element` is within MARGIN of its scrolling transcript, and its height when it last
  * left (read from the observer's record, so measuring never forces a layout of its own).
  */
-function useNearViewport<T extends HTMLElement>(initially: boolean): [React.RefObject<T | null>, boolean, React.RefObject<number | null>] {
+function useNearViewport<T extends HTMLElement>(initially: boolean, margin: string): [React.RefObject<T | null>, boolean, React.RefObject<number | null>] {
   const ref = useRef<T>(null);
   const height = useRef<number | null>(null);
   const [near, setNear] = useState(initially);
@@ -46,11 +53,11 @@ function useNearViewport<T extends HTMLElement>(initially: boolean): [React.RefO
         if (!record.isIntersecting && record.boundingClientRect.height > 0) height.current = record.boundingClientRect.height;
         setNear(record.isIntersecting);
       },
-      { root, rootMargin: MARGIN },
+      { root, rootMargin: margin },
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+  }, [margin]);
   return [ref, near, height];
 }
 
@@ -64,13 +71,15 @@ export const LazyGroup = memo(function LazyGroup({
   render,
   className = 'markdown-group',
   eager = false,
+  tight = false,
 }: {
   text: string;
   render: (text: string) => React.ReactNode;
   className?: string;
   eager?: boolean;
+  tight?: boolean;
 }) {
-  const [ref, near, height] = useNearViewport<HTMLDivElement>(eager);
+  const [ref, near, height] = useNearViewport<HTMLDivElement>(eager, tight ? TIGHT_MARGIN : MARGIN);
   const shown = near || eager;
   return (
     <div ref={ref} className={className} style={shown ? undefined : { height: height.current ?? estimateHeight(text) }}>

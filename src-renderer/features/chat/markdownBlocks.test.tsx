@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { floodChunk, markdownDocument } from '../../../e2e/fixtures/flood-agent.mjs';
 import { closeOpenFence, pagesOf, renderMarkdown, samePage, SplitView } from './Markdown';
-import { blockStarts, parserWork, skeleton, StreamingSplit, tameNesting } from './markdownBlocks';
+import { blockStarts, parserWork, quickBlockStarts, skeleton, StreamingSplit, tameNesting } from './markdownBlocks';
 
 /** What a finished message looks like when rendered in one piece (the pre-issue-11 renderer). */
 const whole = (text: string) => renderToStaticMarkup(<div className="markdown">{renderMarkdown(tameNesting(text))}</div>);
@@ -133,6 +133,70 @@ describe('incremental Markdown: a streamed message ends as the whole render', ()
       const text = Array.from({ length: 4 + random(20) }, () => LINES[random(LINES.length)]).join('\n');
       expect(blockStarts(text), JSON.stringify(text)).toEqual(blockStarts(text, false));
     }
+  });
+
+  it('the line scan cuts only where the parser cuts (a subset), on every prefix and on random mixes of tricky lines, and finds the prose cuts', () => {
+    const subset = (text: string, label: string) => {
+      const quick = quickBlockStarts(text);
+      if (quick === null) return 0;
+      const exact = new Set(blockStarts(text, false));
+      for (const at of quick) expect(exact.has(at), `${label}: ${at} in ${JSON.stringify(text)}`).toBe(true);
+      return quick.length - 1;
+    };
+    const texts = [...Object.values(DOCS), Array.from({ length: 250 }, (_, i) => floodChunk(i, 40)).join(''), markdownDocument(4_000)];
+    for (const text of texts) for (let at = 0; at <= text.length; at += text.length > 3_000 ? 37 : 1) subset(text.slice(0, at), `prefix ${at}`);
+    const LINES = [
+      '',
+      '',
+      '  ',
+      '\t',
+      'plain words',
+      'Other words',
+      '**bold** words',
+      '__under__ words',
+      '`code` words',
+      '``two`` words',
+      '***',
+      '* star item',
+      '- item',
+      '  - nested item',
+      '  continued',
+      '    indented code',
+      '1. ordered',
+      '> quote',
+      '> ```',
+      '- ```',
+      '  ```',
+      '   ~~~',
+      '```',
+      '```ts',
+      '``` a`b',
+      '````',
+      '~~~',
+      '~~~ info `x`',
+      '| a | b |',
+      '|---|---|',
+      'a | b',
+      '===',
+      '---',
+      '# heading',
+      'ü umlaut words',
+      '[^n]: note',
+      '  <div>',
+      '<!-- open',
+      '-->',
+    ];
+    let seed = 11;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    let cuts = 0;
+    for (let round = 0; round < 3000; round++) {
+      const text = Array.from({ length: 3 + random(14) }, () => LINES[random(LINES.length)]).join('\n');
+      cuts += subset(text, `mix ${round}`);
+    }
+    expect(cuts).toBeGreaterThan(1000); // the mixes do exercise cutting, not only the bail-outs
+    const flood = Array.from({ length: 2_000 }, (_, i) => floodChunk(i, 40)).join('');
+    const exact = blockStarts(flood, false).length;
+    expect(quickBlockStarts(flood)!.length).toBeGreaterThan(exact / 3);
   });
 
   it('the skeleton hands micromark under half of the flood text and keeps its lines', () => {

@@ -13,7 +13,8 @@ import { startNegotiation, stepNegotiation, type NegotiationInput } from './dial
 import { asV1Initialize, type AgentProfile } from './dialects/profile';
 import { v1 } from './dialects/v1';
 import { formatSeconds } from './formatSeconds';
-import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
+import { ndJsonMessages } from './messageStream';
+import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
 
 type RawObject = Record<string, unknown>;
@@ -88,28 +89,29 @@ export class AgentWire {
     // Non-JSON stdout is summarised and lines over the SDK's limit are dropped (rawTap.ts).
     const garbage = new GarbageSummary((text) => this.clientSide.onGarbage(text));
     void process.exited.then(() => garbage.dispose());
-    const stream = acp.ndJsonStream(
+    const guarded = guardStdout(input, {
+      onGarbage: (line) => {
+        // Kept with the agent's log too, so it is visible even when no session is listening.
+        process.stderr.add(`[stdout, not ACP] ${line.slice(0, 500)}`);
+        garbage.add(line);
+      },
+      onOversize: (bytes) => {
+        process.stderr.add(`[stdout] a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit, was dropped`);
+        this.clientSide.onOversize?.(bytes);
+      },
+    });
+    const stream = ndJsonMessages(
       output,
-      guardStdout(input, {
-        onGarbage: (line) => {
-          // Kept with the agent's log too, so it is visible even when no session is listening.
-          process.stderr.add(`[stdout, not ACP] ${line.slice(0, 500)}`);
-          garbage.add(line);
-        },
-        onOversize: (bytes) => {
-          process.stderr.add(`[stdout] a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit, was dropped`);
-          this.clientSide.onOversize?.(bytes);
+      guarded,
+      tapIncoming({
+        incoming: (message) => {
+          // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
+          if (!('method' in message)) garbage.flush();
+          return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
         },
       }),
     );
-    const tapped = tapMessages(stream, {
-      incoming: (message) => {
-        // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
-        if (!('method' in message)) garbage.flush();
-        return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
-      },
-      outgoing: (message) => this.boundary.outgoingMessage(message as RawObject),
-    });
+    const tapped = tapMessages(stream, { outgoing: (message) => this.boundary.outgoingMessage(message as RawObject) });
     this.watchExit(process);
     return { input, output, stream: tapped, stop: () => process.stop() };
   }

@@ -1,5 +1,6 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
-import { logDebug, logError, logged } from '../log/mainLog';
+import { logError, logged } from '../log/mainLog';
+import type { MessageStream } from './messageStream';
 import { AcpErrorCode } from '../errors/errors';
 
 export interface MessageTap {
@@ -13,41 +14,31 @@ export interface MessageTap {
 }
 
 /**
- * Wraps an SDK `Stream` so the raw JSON-RPC messages can be observed in order. The SDK
- * validates `session/update` against closed schemas and drops what it does not know; the
- * tap is how unknown update kinds, tool kinds and plan values reach the session's events.
+ * The raw JSON-RPC messages observed in order, around an SDK `Stream`. The SDK validates
+ * `session/update` against closed schemas and drops what it does not know; the tap is how
+ * unknown update kinds, tool kinds and plan values reach the session's events. Incoming
+ * messages are tapped by the stream itself as it parses them (`ndJsonMessages`, no extra
+ * stream hop per message); `tapMessages` wraps the writing side.
  */
-export function tapMessages(stream: Stream, tap: MessageTap): Stream {
-  let incoming: TransformStreamDefaultController<AnyMessage> | null = null;
-  const readable = stream.readable.pipeThrough(
-    new TransformStream<AnyMessage, AnyMessage>({
-      start(controller) {
-        incoming = controller;
-      },
-      transform(message, controller) {
-        let forward: AnyMessage = message;
-        try {
-          forward = tap.incoming(message) ?? message;
-        } catch (error) {
-          logError('The raw message tap failed on a message from the agent (passed on as it came)', error);
-        }
-        controller.enqueue(forward);
-      },
-    }),
-  );
+export function tapIncoming(tap: Pick<MessageTap, 'incoming'>): (message: AnyMessage) => AnyMessage {
+  return (message) => {
+    try {
+      return tap.incoming(message) ?? message;
+    } catch (error) {
+      logError('The raw message tap failed on a message from the agent (passed on as it came)', error);
+      return message;
+    }
+  };
+}
+
+/** The writing side of `stream` tapped (and oversized messages refused); see `tapIncoming`. */
+export function tapMessages(stream: MessageStream, tap: Pick<MessageTap, 'outgoing'>): Stream {
   const writer = new TransformStream<AnyMessage, AnyMessage>({
     transform(message, controller) {
       // The agent's SDK dies on a line over its limit ("exited with code 1"): never send one.
       const refused = refuseOversize(message);
       if (refused) {
-        if (refused.toUs) {
-          try {
-            incoming?.enqueue(refused.toUs);
-          } catch (error) {
-            // The stream is closed: nobody waits for the answer.
-            logDebug('Answering a refused oversize message on a closed stream', error);
-          }
-        }
+        if (refused.toUs) stream.inject(refused.toUs);
         if (!refused.toAgent) return;
         message = refused.toAgent;
       }
@@ -61,7 +52,7 @@ export function tapMessages(stream: Stream, tap: MessageTap): Stream {
   });
   // The pipe ends with the process; its error is the exit, reported by the process.
   void writer.readable.pipeTo(stream.writable).catch(logged('Writing to the agent', 'debug'));
-  return { readable, writable: writer.writable };
+  return { readable: stream.readable, writable: writer.writable };
 }
 
 function megabytes(bytes: number): string {

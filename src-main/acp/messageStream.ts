@@ -1,0 +1,127 @@
+import { RequestError, type AnyMessage, type Stream } from '@agentclientprotocol/sdk/unstable';
+import { logged } from '../log/mainLog';
+
+/** A `Stream` whose reading side also takes messages from us (a refused request's answer). */
+export interface MessageStream extends Stream {
+  /** Puts a message in the incoming stream as if the agent had sent it. */
+  inject(message: AnyMessage): void;
+}
+
+/**
+ * Newline-delimited JSON-RPC over byte streams, with the same answers to bad lines as the SDK's
+ * `ndJsonStream` (a parse error for invalid JSON, an invalid request for an array or a non-object,
+ * each with `id: null`), but reading a whole chunk of lines per step: the SDK awaits each line
+ * and the raw tap was another transform stream per message, and at wire speed (20,000 chunks of
+ * an answer) that stream machinery cost the host as much as the rest of the app together
+ * (issue 11's host profile). `incoming` sees each message in order before the SDK does and may
+ * replace it (rawTap.ts). Lines arrive whole and within the size limit (`guardStdout`).
+ */
+export function ndJsonMessages(
+  output: WritableStream<Uint8Array>,
+  input: ReadableStream<Uint8Array>,
+  incoming: (message: AnyMessage) => AnyMessage = (message) => message,
+): MessageStream {
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  let writing: Promise<void> = Promise.resolve();
+  const send = (message: unknown): Promise<void> => {
+    const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
+    const write = writing.then(async () => {
+      const writer = output.getWriter();
+      try {
+        await writer.write(bytes);
+      } finally {
+        writer.releaseLock();
+      }
+    });
+    writing = write.catch(() => {});
+    return write;
+  };
+  const answer = (error: RequestError) =>
+    void send({ jsonrpc: '2.0', id: null, error: error.toErrorResponse() }).catch(logged('Answering a bad line from the agent', 'debug'));
+
+  let controller!: ReadableStreamDefaultController<AnyMessage>;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  let closed = false;
+  const deliver = (text: string) => {
+    const line = text.trim();
+    if (!line) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      answer(RequestError.parseError());
+      return;
+    }
+    if (Array.isArray(message)) answer(RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported'));
+    else if (typeof message !== 'object' || message === null) answer(RequestError.invalidRequest(message));
+    else controller.enqueue(incoming(message as AnyMessage));
+  };
+
+  // Bytes of a line that has not ended yet, across chunks.
+  let carry: Uint8Array[] = [];
+  /** Delivers the lines that end in `chunk`; whether there was one. */
+  const split = (chunk: Uint8Array): boolean => {
+    let start = 0;
+    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, nl);
+      deliver(decoder.decode(carry.length ? concat([...carry, piece]) : piece));
+      carry = [];
+      start = nl + 1;
+    }
+    if (start < chunk.length) carry.push(chunk.slice(start));
+    return start > 0;
+  };
+
+  const readable = new ReadableStream<AnyMessage>({
+    start: (c) => {
+      controller = c;
+    },
+    // Driven by the SDK reading: while nobody reads, the agent's pipe fills and it waits.
+    pull: async () => {
+      reader ??= input.getReader();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (closed) return;
+          if (done) {
+            if (carry.length) deliver(decoder.decode(concat(carry)));
+            closed = true;
+            controller.close();
+            return;
+          }
+          if (split(value)) return;
+        }
+      } catch (error) {
+        if (closed) return;
+        closed = true;
+        controller.error(error);
+      }
+    },
+    cancel: async (reason) => {
+      closed = true;
+      await reader?.cancel(reason);
+    },
+  });
+
+  const writable = new WritableStream<AnyMessage>({ write: (message) => send(message) });
+  return {
+    readable,
+    writable,
+    inject: (message) => {
+      if (!closed) controller.enqueue(message);
+    },
+  };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const part of parts) size += part.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { Transformer } from 'unified';
 import { Icon } from '../../ui/Icon';
-import { GiantBlock, isGiantFence, LazyGroup } from './MarkdownHuge';
+import { GiantBlock, isGiantFence, LazyGroup, LazyPage } from './MarkdownHuge';
 import { parserWork, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
 
 /**
@@ -125,12 +125,19 @@ export function samePage(a: PageProps, b: PageProps): boolean {
  * the same strings, so all but the newest page are skipped after comparing PAGE references.
  */
 const GroupPage = memo(function GroupPage({ groups, from, lazy, tight, newest }: PageProps) {
-  return groups.map((group, j) => (
+  const body = groups.map((group, j) => (
     <Fragment key={from + j}>
       {from + j > 0 && '\n'}
       {lazy ? <LazyGroup text={group} render={renderGroup} eager={from + j === newest} tight={tight} /> : <Group text={group} />}
     </Fragment>
   ));
+  if (!lazy) return body;
+  // Far from the viewport the page is one box, its groups (and their observers) unmounted.
+  return (
+    <LazyPage groups={groups} eager={newest !== -1} tight={tight}>
+      {body}
+    </LazyPage>
+  );
 }, samePage);
 
 const PENDING_PIECE = 4096;

@@ -119,4 +119,12 @@ test('while 100,000 chunks stream: the composer takes typed text and a tab switc
   await expect(lastAgent(page)).toContainText(/END\s*$/, { timeout: 60_000 });
   // The draft typed during the stream is still there.
   await expect(composer).toHaveValue('typed while streaming');
+  // 4 MB is about 2,000 groups of blocks: far from the viewport they are a box per page of 32,
+  // not a placeholder (and an observer) each, so the DOM does not grow with the message.
+  const boxes = await lastAgent(page).evaluate((message) => ({
+    groups: message.querySelectorAll('.markdown-group').length,
+    pages: message.querySelectorAll('.markdown-page').length,
+  }));
+  expect(boxes.pages).toBeGreaterThan(40);
+  expect(boxes.groups).toBeLessThan(200);
 });

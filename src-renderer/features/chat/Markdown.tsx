@@ -204,7 +204,7 @@ export const Group = memo(function Group({ text, streaming = false }: { text: st
 });
 
 /** Markdown rendering time spent in the current task; slicing only where frames exist (not in server rendering). */
-const SLICE_MS = 12;
+const SLICE_MS = 8;
 const slice = {
   spent: 0,
   resetting: false,

@@ -330,7 +330,7 @@ const SMALL_TAIL = 4096;
 /** At most this much new text is cut into blocks per update (bounded work per frame). */
 const WINDOW = 16 * 1024;
 /** Cutting stops after this long and goes on at the next update (`behind`). */
-const FRAME_BUDGET_MS = 16;
+const FRAME_BUDGET_MS = 8;
 /** Up to this size a part without a quick cut is not handed to the parser (it is one block so far). */
 const QUICK_ONLY = 8 * 1024;
 /** A single block larger than this is shown as plain text (GiantBlock), never parsed. */

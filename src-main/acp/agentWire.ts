@@ -15,6 +15,7 @@ import { v1 } from './dialects/v1';
 import { formatSeconds } from './formatSeconds';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
+import { wireRecorder } from './wireLog';
 
 type RawObject = Record<string, unknown>;
 
@@ -102,13 +103,18 @@ export class AgentWire {
         },
       }),
     );
+    const recorder = wireRecorder(this.agent.id);
     const tapped = tapMessages(stream, {
       incoming: (message) => {
+        recorder?.incoming(message);
         // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
         if (!('method' in message)) garbage.flush();
         return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
       },
-      outgoing: (message) => this.boundary.outgoingMessage(message as RawObject),
+      outgoing: (message) => {
+        recorder?.outgoing(message);
+        this.boundary.outgoingMessage(message as RawObject);
+      },
     });
     this.watchExit(process);
     return { input, output, stream: tapped, stop: () => process.stop() };

@@ -35,6 +35,10 @@ const ENTRIES: { registryId: string; setup: CompatAgent['setup']; quirks: RegExp
       // environment counts (checked locally), and it hands it to the Copilot CLI it runs,
       // which then uses the BYOK provider above (COPILOT_OFFLINE: no call to GitHub).
       GH_COPILOT_TOKEN: 'compat-key',
+      // It finds that CLI with `npx @github/copilot@1.0.79 --version` (≈550 MB in npm's cache, 60 s
+      // allowed) and else falls back to its own pipeline, which needs api.github.com. A person's
+      // ~/.npm outlives a session; the throwaway HOME does not: npm's cache is kept beside the installs.
+      npm_config_cache: join(INSTALLS, 'npm-cache'),
     })),
   },
 ];
@@ -101,7 +105,7 @@ for (const entry of selected) {
           dataDir,
           workspace,
           settings: { agentOverrides: { [agent.id]: { env: entry.setup(server.url, home) } } },
-          env: { ACP_DESKTOP_REGISTRY_URL: OFFLINE_REGISTRY, ACP_DESKTOP_WIRE_LOG: wireDir },
+          env: { ...withoutNpmScriptEnv(), ACP_DESKTOP_REGISTRY_URL: OFFLINE_REGISTRY, ACP_DESKTOP_WIRE_LOG: wireDir },
         });
         await page.goto(host.url);
         await expect(page.getByRole('heading', { name: 'Agents' })).toBeVisible();
@@ -170,6 +174,20 @@ async function installFromCatalog(page: Page, agent: RegistryAgent, check: Check
     return `catalog ${agent.version} → npm ${version} (the card says "${badge}")${notes.length ? `; ${notes.join('; ')}` : ''}`;
   });
   return version;
+}
+
+/**
+ * The app as a person starts it, not from an npm script: Playwright runs under `npx`, which
+ * sets `npm_config_*` (among them an empty `npm_config_yes`, which makes every `npx` an agent
+ * runs refuse to install: Copilot's language server then never finds its CLI). Node leaves
+ * out variables set to undefined.
+ */
+function withoutNpmScriptEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.keys(process.env)
+      .filter((key) => /^npm_/i.test(key))
+      .map((key) => [key, undefined]),
+  ) as unknown as Record<string, string>;
 }
 
 /** The package version npm installed, from the installer's manifest (its `source`, `name@version`). */

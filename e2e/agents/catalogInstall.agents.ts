@@ -5,7 +5,8 @@
  * fallback when the pinned version is gone, "Install anyway" when the package wants a newer
  * Node.js), and then completes the same full turn as the pinned agents (`fullTurn.ts`). The
  * only settings are the model server's key and endpoint, as environment in `agentOverrides`
- * (and the agent's own settings file in a throwaway HOME), exactly as for the pinned agents.
+ * (and the agent's own settings file in a throwaway HOME), as for the pinned agents; Copilot's
+ * language server also gets a token variable and a lasting npm cache (see ENTRIES).
  * Installs are kept in `<cache>/catalog/agents` and reused; `AGENTS=catalog` (or
  * `catalog-gemini,…`) selects these. The app records the ACP traffic itself
  * (`ACP_DESKTOP_WIRE_LOG`): the command line of an installed agent is the app's, untouched.
@@ -134,7 +135,7 @@ for (const entry of selected) {
 
 /**
  * Installs through the catalog's card: Install, then "Install anyway" if the package wants a
- * newer Node.js. Resolves with the version the card says is installed (null when it failed).
+ * newer Node.js. Resolves with the package version npm installed (null when it failed).
  */
 async function installFromCatalog(page: Page, agent: RegistryAgent, check: CheckRunner): Promise<string | null> {
   let version: string | null = null;

@@ -73,6 +73,21 @@ test('catalog → install with progress → session → update → uninstall', a
   await expect(page.getByRole('button', { name: 'New session with Fixture (slow download)' })).toHaveCount(0);
 });
 
+test('a catalog pin npm no longer has: the card names the version npm installed', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openApp(page, host);
+  await page.getByRole('button', { name: 'Browse the agent catalog…' }).click();
+  const catalog = page.getByRole('dialog', { name: 'Agent catalog' });
+  await catalog.getByLabel('Search agents').fill('pin gone');
+  const card = catalog.getByRole('listitem', { name: 'Fixture (npx, pin gone)' });
+  await card.getByRole('button', { name: 'Install Fixture (npx, pin gone)' }).click();
+  // Pinned 1.1.9, which npm does not have: 1.2.0 runs, and the badge says so.
+  const badge = card.getByText(/^Installed /);
+  await expect(badge).toHaveText('Installed 1.2.0', { timeout: 60_000 });
+  await expect(badge).toHaveAttribute('title', /The catalog's 1\.1\.9 is no longer on npm: 1\.2\.0 was installed/);
+  await expect(card.getByText('Update available')).toHaveCount(0);
+});
+
 test('bad archives, a missing download and a script in an icon are handled clearly', async ({ page }) => {
   await openApp(page, host);
   await page.getByRole('button', { name: 'Browse the agent catalog…' }).click();

@@ -16,6 +16,7 @@ import { formatSeconds } from './formatSeconds';
 import { ndJsonMessages } from './messageStream';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
+import { wireRecorder } from './wireLog';
 
 type RawObject = Record<string, unknown>;
 
@@ -100,18 +101,25 @@ export class AgentWire {
         this.clientSide.onOversize?.(bytes);
       },
     });
+    const recorder = wireRecorder(this.agent.id);
     const stream = ndJsonMessages(
       output,
       guarded,
       tapIncoming({
         incoming: (message) => {
+          recorder?.incoming(message);
           // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
           if (!('method' in message)) garbage.flush();
           return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
         },
       }),
     );
-    const tapped = tapMessages(stream, { outgoing: (message) => this.boundary.outgoingMessage(message as RawObject) });
+    const tapped = tapMessages(stream, {
+      outgoing: (message) => {
+        recorder?.outgoing(message);
+        this.boundary.outgoingMessage(message as RawObject);
+      },
+    });
     this.watchExit(process);
     return { input, output, stream: tapped, stop: () => process.stop() };
   }

@@ -82,7 +82,7 @@ export async function download(url: string, file: string, options: DownloadOptio
   } catch (error) {
     if (signal?.aborted) throw cancelled();
     if (connect.signal.aborted) throw new InstallError(`The download server did not answer: ${url}`, 'network');
-    throw new InstallError(`Could not download ${url}: ${describeFetchError(error)}`, 'network');
+    throw new InstallError(`Could not download ${url}: ${describeFetchError(error, url)}`, 'network');
   } finally {
     clearTimeout(connectTimer);
   }

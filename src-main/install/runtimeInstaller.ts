@@ -86,7 +86,7 @@ async function fetchText(url: string, options: RuntimeInstallOptions, limit = 4 
     response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.any([options.signal, AbortSignal.timeout(30_000)]) });
   } catch (error) {
     if (options.signal.aborted) throw cancelled();
-    throw new InstallError(`Could not reach ${url}: ${describeFetchError(error)}`, 'network');
+    throw new InstallError(`Could not reach ${url}: ${describeFetchError(error, url)}`, 'network');
   }
   if (!response.ok) {
     void response.body?.cancel();

@@ -168,7 +168,7 @@ export class RegistryClient {
     try {
       response = await this.fetchImpl(url, { headers, signal: AbortSignal.timeout(this.options.timeoutMs ?? 20_000) });
     } catch (error) {
-      return this.fail(`Could not reach the registry at ${url}: ${describeFetchError(error)}`);
+      return this.fail(`Could not reach the registry at ${url}: ${describeFetchError(error, url)}`);
     }
     const checkedAt = this.now();
     if (response.status === 304 && cache) {

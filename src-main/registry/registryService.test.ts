@@ -103,6 +103,18 @@ describe('the registry through the core', () => {
     expect(readAgentEnv(core.agents.secrets, 'fixture')).toEqual({ FIXTURE_KEY: 'kept' });
   }, 60_000);
 
+  it('a catalog pin npm no longer has: the catalog says which version was installed, and offers no update for it', async () => {
+    const { core } = harness();
+    await core.handlers['registry.refresh']({});
+    expect(await core.handlers['agent.install']({ agentId: 'fixture-npx-gone' })).toEqual({ version: '1.1.9' });
+    const card = (await core.handlers['registry.list']({})).agents.find((a) => a.id === 'fixture-npx-gone');
+    expect(card).toMatchObject({ version: '1.1.9', updateAvailable: false, installed: { version: '1.1.9', packageVersion: '1.2.0', distribution: 'npx' } });
+    // Installed as pinned: nothing to add.
+    expect(await core.handlers['agent.install']({ agentId: 'fixture-npx' })).toEqual({ version: '1.0.0' });
+    const pinned = (await core.handlers['registry.list']({})).agents.find((a) => a.id === 'fixture-npx');
+    expect(pinned?.installed).not.toHaveProperty('packageVersion');
+  }, 120_000);
+
   it('uninstalling an agent with an open session: the session is told, and a prompt gets a clear error, not a hang', async () => {
     const h = harness();
     const { core } = h;

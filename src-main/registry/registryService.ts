@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Catalog, CatalogAgent, InstalledInfo, RuntimeInfo } from '../../src-shared/ipc/registryContract';
-import { distributionKinds, resolveDistributions, type DistributionKind, type RegistryAgent } from '../../src-shared/registry/schema';
+import { distributionKinds, parsePackageSpec, resolveDistributions, type DistributionKind, type RegistryAgent } from '../../src-shared/registry/schema';
 import type { AppNotice } from '../../src-shared/ipc/appState';
 import type { EventPayload } from '../../src-shared/ipc/contract';
 import { protocolFor, type Settings } from '../../src-shared/settings';
@@ -165,7 +165,13 @@ export class RegistryService {
   private describe(agent: RegistryAgent, installed: InstalledAgent | null, inRegistry: boolean): CatalogAgent {
     const installable = resolveDistributions(agent, this.installer.target).map((distribution) => distribution.kind);
     const info: InstalledInfo | null = installed
-      ? { version: installed.manifest.version, distribution: installed.manifest.distribution, installedAt: installed.manifest.installedAt, path: installed.dir }
+      ? {
+          version: installed.manifest.version,
+          ...packageVersion(installed),
+          distribution: installed.manifest.distribution,
+          installedAt: installed.manifest.installedAt,
+          path: installed.dir,
+        }
       : null;
     return {
       id: agent.id,
@@ -238,4 +244,11 @@ export class RegistryService {
     if (!this.installer.cancel(agentId)) throw new InstallError(`Nothing is being installed for "${agentId}".`);
     return { ok: true };
   }
+}
+
+/** The npm version installed when npm had to take another than the catalog's (`source` is `name@version`). */
+function packageVersion(installed: InstalledAgent): { packageVersion?: string } {
+  if (installed.manifest.distribution !== 'npx') return {};
+  const version = parsePackageSpec(installed.manifest.source).version;
+  return version && version !== installed.manifest.version ? { packageVersion: version } : {};
 }

@@ -55,7 +55,9 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       if (session.replaying) return;
       for (const event of events) {
         if (event.kind !== 'acp.update') session.record(event);
-        else for (const body of applyUpdateQuirks(agentId, session, event.update, (terminalId) => session.terminals.has(terminalId))) session.record(body);
+        else
+          for (const body of applyUpdateQuirks(agentId, session, event.update, (terminalId) => session.terminals.has(terminalId), session.state.cwd))
+            session.record(body);
       }
     },
     onGarbage: (line) => {

@@ -99,6 +99,21 @@ describeProtocols('prompt turns', (protocol) => {
     expect(h.lastStop(sessionId)).toMatchObject({ stopReason: 'cancelled' });
   });
 
+  // v1 only: a v2 agent reports the end of a turn by state (fixture-agent.mjs sends `cancelled` there).
+  it.runIf(protocol === 'v1')('Stop: an agent that stops but answers `end_turn` (Copilot CLI 1.0.79) still shows the turn as stopped', async () => {
+    const h = harnesses.track(makeCore());
+    const sessionId = await h.newSession();
+    await h.send(sessionId, 'endturnoncancel');
+    await h.waitFor(() => h.agentText(sessionId).includes('Working'), 'the stream');
+    await h.core.handlers['session.cancel']({ sessionId });
+    await h.waitFor(() => h.lastStop(sessionId) !== undefined, 'turn end');
+    expect(h.agentText(sessionId)).toContain('Info: Operation cancelled by user');
+    expect(h.lastStop(sessionId)).toMatchObject({ stopReason: 'cancelled' });
+    // A turn nobody stopped keeps the agent's answer.
+    await h.prompt(sessionId, 'plain');
+    expect(h.lastStop(sessionId)).toMatchObject({ stopReason: 'end_turn' });
+  });
+
   it('the turn ends even if the agent never answers after cancel (cancelGraceMs)', async () => {
     const h = harnesses.track(makeCore([], {}, { core: { cancelGraceMs: 300 } }));
     const sessionId = await h.newSession();

@@ -22,6 +22,8 @@ interface Turn {
   turnId: string;
   abort: AbortController;
   cancelTimer?: ReturnType<typeof setTimeout>;
+  /** The person pressed Stop (`session/cancel` sent). */
+  cancelRequested?: boolean;
 }
 
 /**
@@ -178,7 +180,11 @@ export class Session {
       const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
       if (refusal) throw new ProtocolError(refusal);
       const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
-      ended = { stopReason: result.stopReason, usage: result.usage };
+      // ACP says an agent answers a cancelled prompt with `cancelled`; Copilot CLI 1.0.79 (what the
+      // catalog's Copilot language server runs) stops but answers `end_turn`. The person pressed
+      // Stop and the agent stopped: the turn is shown as stopped.
+      const stopped = turn.cancelRequested && result.stopReason === 'end_turn';
+      ended = { stopReason: stopped ? 'cancelled' : result.stopReason, usage: result.usage };
       endedInLog = result.endedInLog === true;
       if (result.error && isAuthRequired(result.error)) {
         // The turn ended asking for sign-in: sign in, then the message goes again.
@@ -213,6 +219,7 @@ export class Session {
     for (const queued of this.fold().queue) this.record({ kind: 'prompt.dequeued', queueId: queued.queueId });
     this.cancelPending('cancelled');
     if (!turn) return;
+    turn.cancelRequested = true;
     if (this.connection && this.acpSessionId) this.connection.cancelTurn(this.acpSessionId);
     // The agent should answer the prompt with `cancelled`; if it never does, stop waiting.
     turn.cancelTimer ??= setTimeout(() => turn.abort.abort(), this.host.cancelGraceMs);

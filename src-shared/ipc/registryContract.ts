@@ -12,7 +12,10 @@ export type RegistrySource = 'live' | 'cache' | 'bundled';
 
 /** What is installed of an agent (from its install manifest on disk). */
 export interface InstalledInfo {
+  /** The catalog's version it was installed as (what updates compare). */
   version: string;
+  /** The npm package version installed, when it is not `version`: the catalog's pin is no longer on npm. */
+  packageVersion?: string;
   distribution: 'binary' | 'npx' | 'uvx';
   /** ISO time of the install. */
   installedAt: string;

@@ -6,6 +6,7 @@
  * as `**<subject>**\n<text>`; with an empty subject every chunk begins with `"****\n"`, which
  * shows as raw asterisks (or a rule) in the thought. The marker is removed from thought chunks.
  */
+import { isAbsolute, resolve } from 'node:path';
 import type { RawObject } from '../../../src-shared/session/events';
 
 export function isGemini(agentId: string): boolean {
@@ -19,6 +20,25 @@ export function stripThoughtMarker(update: RawObject): RawObject {
   const content = update.content as RawObject | undefined;
   if (content?.type !== 'text' || typeof content.text !== 'string' || !EMPTY_SUBJECT.test(content.text)) return update;
   return { ...update, content: { ...content, text: content.text.replace(EMPTY_SUBJECT, '') } };
+}
+
+/**
+ * Gemini CLI 0.27 (the catalog's `--experimental-acp` build) names the file of a diff relative
+ * to the workspace (`{"type":"diff","path":"hello.txt",…}`) although ACP paths are absolute,
+ * while its `fs/write_text_file` and `locations` use the absolute path: the Review panel
+ * listed the one file twice. A relative diff path is resolved against the session's folder,
+ * which is what Gemini means by it.
+ */
+export function absoluteDiffPaths(update: RawObject, cwd: string | undefined): RawObject {
+  if (!cwd || !isAbsolute(cwd) || !Array.isArray(update.content)) return update;
+  let changed = false;
+  const content = (update.content as unknown[]).map((item) => {
+    const block = item as RawObject | null;
+    if (block?.type !== 'diff' || typeof block.path !== 'string' || !block.path || isAbsolute(block.path)) return item;
+    changed = true;
+    return { ...block, path: resolve(cwd, block.path) };
+  });
+  return changed ? { ...update, content } : update;
 }
 
 /**

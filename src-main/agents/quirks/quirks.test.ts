@@ -64,6 +64,19 @@ describe("real agents' wire shapes", () => {
     expect(h.agentText(other)).toContain('Read failed: Cannot read');
   });
 
+  it("Gemini 0.27: a diff's path relative to the workspace is the workspace's file (the Review panel listed hello.txt twice); other agents' diffs are kept as sent", async () => {
+    const h = harnesses.track(makeCore([], {}, { agents: [{ id: 'gemini', name: 'Gemini CLI' }] }));
+    const gemini = await h.newSession('gemini');
+    await h.prompt(gemini, 'geminirelative');
+    const absolute = join(h.workspace, 'hello.txt');
+    expect(h.tool(gemini, 'gm_1')?.content).toEqual([{ type: 'diff', path: absolute, oldText: '', newText: 'hello\n' }]);
+    const writes = h.state(gemini).entries.filter((e) => e.kind === 'file');
+    expect(writes.map((e) => e.kind === 'file' && e.path)).toEqual([absolute]);
+    const other = await h.newSession('fixture');
+    await h.prompt(other, 'geminirelative other.txt');
+    expect(h.tool(other, 'gm_1')?.content).toMatchObject([{ type: 'diff', path: 'other.txt' }]);
+  });
+
   it('Claude adapters started by an app running as root get IS_SANDBOX=1 (else they exit with "bypass_root"); a normal user, other agents and a set value are left alone', () => {
     const npx = { command: 'npx', args: ['@zed-industries/claude-code-acp@0.16.2'], env: {} };
     expect(claudeRootEnv('claude-code-acp', npx, true, {})).toEqual({ IS_SANDBOX: '1' });

@@ -39,8 +39,15 @@ export function CatalogCard({
           <h3 id={nameId}>{agent.name}</h3>
           <span className="muted small">{agent.version}</span>
           {agent.installed && (
-            <span className="catalog-badge installed" title={agent.installed.path}>
-              Installed {agent.installed.version}
+            <span
+              className="catalog-badge installed"
+              title={
+                agent.installed.packageVersion
+                  ? `The catalog's ${agent.installed.version} is no longer on npm: ${agent.installed.packageVersion} was installed. ${agent.installed.path}`
+                  : agent.installed.path
+              }
+            >
+              Installed {agent.installed.packageVersion ?? agent.installed.version}
             </span>
           )}
           {agent.updateAvailable && <span className="catalog-badge update">Update available</span>}

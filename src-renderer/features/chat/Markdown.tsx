@@ -5,7 +5,7 @@ import remarkGfm from 'remark-gfm';
 import type { Transformer } from 'unified';
 import { Icon } from '../../ui/Icon';
 import { GiantBlock, isGiantFence, LazyGroup, LazyPage } from './MarkdownHuge';
-import { parserWork, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
+import { blockStarts, parserWork, quickBlockStarts, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
 
 /**
  * Agent Markdown: GFM, highlighted code with a copy button. Raw HTML is never rendered: it is
@@ -249,6 +249,34 @@ function cachedMarkdown(source: string): ReactElement {
   cache.set(source, tree);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return tree;
+}
+
+/** Every construct the first answers meet, for `warmMarkdown`. */
+const WARM_UP =
+  '# Heading\n\nProse with **bold**, *emphasis*, `code`, ~~strike~~, a [link](https://example.com) and www.example.com.\n\n' +
+  '- item\n  - nested\n1. ordered\n\n> quote\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n' +
+  '```ts\nconst x: number = 1; // comment\n```\n\n```json\n{"a": [1, "b"]}\n```\n\n```bash\necho "hi" && ls -la\n```\n\n```python\ndef f(x):\n    return x\n```\n';
+
+/**
+ * Runs the whole Markdown path once on a sample, when the window is idle after it opens. The
+ * first use of the parser, the GFM extensions and each highlight.js grammar compiles their
+ * code: 50–80 ms of the first streamed answer's first frames went there (issue 11's trace: the
+ * only page tasks over 50 ms of a 100,000-chunk stream were its first two).
+ */
+export function warmMarkdown(): void {
+  const run = () => {
+    const counted = parserWork.chars; // the regression guard counts messages, not this
+    try {
+      renderMarkdown(WARM_UP);
+      quickBlockStarts(WARM_UP);
+      blockStarts(WARM_UP);
+      parserWork.chars = counted;
+    } catch (error) {
+      console.warn('Warming up the Markdown renderer failed (the first answer renders a little slower)', error);
+    }
+  };
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 200);
 }
 
 /** A message that fails to render shows its raw text (and a Copy button) in its place. */

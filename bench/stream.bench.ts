@@ -101,12 +101,13 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForFunction(
       `(() => {
-        const status = document.querySelector('[aria-label="Session status"]')?.textContent;
+        // Cheapest first: this runs in the page every 50 ms while it streams.
+        if (document.querySelector('[aria-label="Session status"]')?.textContent !== 'Idle') return false;
         const agents = document.querySelectorAll('[role="log"] article[aria-label="Agent"]');
         const text = agents[agents.length - 1]?.textContent ?? '';
         // Every part rendered: no text waiting to be cut into blocks or for a slice of a frame.
         const settled = !document.querySelector('.markdown-pending, .markdown-deferred');
-        return status === 'Idle' && settled && text.trimEnd().endsWith(${JSON.stringify(lastText)});
+        return settled && text.trimEnd().endsWith(${JSON.stringify(lastText)});
       })()`,
       undefined,
       { timeout: 900_000, polling: 50 },

@@ -67,9 +67,12 @@ function MarkdownBody({ text, streaming }: { text: string; streaming: boolean })
  * that is not huge renders every group (the same output as rendering it whole).
  */
 export function SplitView({ split, huge, streaming = false }: { split: Split; huge: boolean; streaming?: boolean }) {
+  // Rendering ahead of the viewport (for scrolling back) resumes once the page is idle after the
+  // stream: the answer's end is on screen first, the groups above it follow in spare time.
+  const ahead = useIdleAfter(!streaming);
   return (
     <div className={`markdown${huge ? ' markdown-huge' : ''}`}>
-      {pagesOf(split.groups, huge || streaming, streaming).map((page) => (
+      {pagesOf(split.groups, huge || streaming, !ahead).map((page) => (
         <GroupPage key={page.from} {...page} />
       ))}
       {split.tail && (
@@ -81,6 +84,24 @@ export function SplitView({ split, huge, streaming = false }: { split: Split; hu
       {split.pending && <PendingText text={split.pending} at={split.pendingAt} />}
     </div>
   );
+}
+
+/** False until `ready` has held through an idle moment of the page (at once where there are no frames). */
+function useIdleAfter(ready: boolean): boolean {
+  const [idle, setIdle] = useState(ready && typeof requestAnimationFrame !== 'function');
+  useEffect(() => {
+    if (!ready) {
+      setIdle(false);
+      return;
+    }
+    if (typeof requestIdleCallback !== 'function') {
+      setIdle(true);
+      return;
+    }
+    const handle = requestIdleCallback(() => setIdle(true), { timeout: 1000 });
+    return () => cancelIdleCallback(handle);
+  }, [ready]);
+  return ready && idle;
 }
 
 const renderGroup = (text: string) => <Group text={text} />;

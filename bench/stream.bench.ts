@@ -110,7 +110,7 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
         return settled && text.trimEnd().endsWith(${JSON.stringify(lastText)});
       })()`,
       undefined,
-      { timeout: 900_000, polling: 50 },
+      { timeout: 900_000, polling: 'raf' },
     );
     const ms = performance.now() - start;
     const hostCpuMs = cpuMs(host.process.pid!) - hostBefore;

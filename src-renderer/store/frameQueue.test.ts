@@ -52,4 +52,25 @@ describe('batches that arrive while the page is busy are applied together on the
     frames.shift()!();
     expect(text('a')).toBe('2 3 4 5 6 7 ');
   });
+
+  it("streamed content goes at the stream's pace; a turn's end or a permission request is urgent (applied at the next frame)", () => {
+    const scheduled: { flush: () => void; urgent: () => boolean }[] = [];
+    const applied: SessionEvent[][] = [];
+    const queue = createFrameQueue(
+      (_id, events) => applied.push(events),
+      (flush, urgent) => scheduled.push({ flush, urgent }),
+    );
+    queue.push('a', [chunk('a', 2)]);
+    queue.push('a', [chunk('a', 3)]);
+    expect(scheduled).toHaveLength(1);
+    expect(scheduled[0].urgent()).toBe(false);
+    queue.push('a', [{ kind: 'turn.ended', turnId: 't', stopReason: 'end_turn', sessionId: 'a', seq: 4, ts: 4 }]);
+    expect(scheduled[0].urgent()).toBe(true);
+    scheduled.shift()!.flush();
+    expect(applied).toHaveLength(1);
+    expect(applied[0].map((event) => event.seq)).toEqual([2, 3, 4]);
+    // After a flush the next run starts as streamed content again.
+    queue.push('a', [chunk('a', 5)]);
+    expect(scheduled[0].urgent()).toBe(false);
+  });
 });

@@ -70,6 +70,22 @@ describe('ndJsonMessages: the SDK framing, a chunk of lines at a time', () => {
     expect(injected).toEqual([{ jsonrpc: '2.0', id: 9, error: { code: -32603, message: 'Not sent' } }]);
   });
 
+  it('a chunk whose lines all stay from the reader (taken raw by the tap, or bad) does not stall the lines after it', async () => {
+    const encoder = new TextEncoder();
+    let push!: (text: string) => void;
+    const input = new ReadableStream<Uint8Array>({ start: (controller) => void (push = (text) => controller.enqueue(encoder.encode(text))) });
+    const stream = ndJsonMessages(new WritableStream(), input, (message) => ((message as { method?: string }).method === 'session/update' ? null : message));
+    const reader = stream.readable.getReader();
+    const next = reader.read();
+    push('{"jsonrpc":"2.0","method":"session/update","params":{}}\n{"jsonrpc":"2.0","method":"session/update","params":{}}\n');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    push('{not json\n\n');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    push('{"jsonrpc":"2.0","id":3,"result":{}}\n');
+    const result = await Promise.race([next, new Promise((resolve) => setTimeout(() => resolve('stalled'), 1000))]);
+    expect(result).toEqual({ done: false, value: { jsonrpc: '2.0', id: 3, result: {} } });
+  });
+
   it('writes each message as one JSON line', async () => {
     const written: string[] = [];
     const stream = ndJsonMessages(new WritableStream({ write: (bytes) => void written.push(new TextDecoder().decode(bytes)) }), new ReadableStream());

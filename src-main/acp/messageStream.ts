@@ -14,12 +14,14 @@ export interface MessageStream extends Stream {
  * and the raw tap was another transform stream per message, and at wire speed (20,000 chunks of
  * an answer) that stream machinery cost the host as much as the rest of the app together
  * (issue 11's host profile). `incoming` sees each message in order before the SDK does and may
- * replace it (rawTap.ts). Lines arrive whole and within the size limit (`guardStdout`).
+ * replace it (rawTap.ts), or return null to keep it from the SDK (a notification taken raw:
+ * 20,000 streamed chunks are 20,000 reads the SDK need not do). Lines arrive whole and within
+ * the size limit (`guardStdout`).
  */
 export function ndJsonMessages(
   output: WritableStream<Uint8Array>,
   input: ReadableStream<Uint8Array>,
-  incoming: (message: AnyMessage) => AnyMessage = (message) => message,
+  incoming: (message: AnyMessage) => AnyMessage | null = (message) => message,
 ): MessageStream {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
@@ -43,34 +45,46 @@ export function ndJsonMessages(
   let controller!: ReadableStreamDefaultController<AnyMessage>;
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   let closed = false;
-  const deliver = (text: string) => {
+  /** Parses a line and hands it on; whether the reader got a message from it. */
+  const deliver = (text: string): boolean => {
     const line = text.trim();
-    if (!line) return;
+    if (!line) return false;
     let message: unknown;
     try {
       message = JSON.parse(line);
     } catch {
       answer(RequestError.parseError());
-      return;
+      return false;
     }
     if (Array.isArray(message)) answer(RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported'));
     else if (typeof message !== 'object' || message === null) answer(RequestError.invalidRequest(message));
-    else controller.enqueue(incoming(message as AnyMessage));
+    else {
+      const forward = incoming(message as AnyMessage);
+      if (forward === null) return false;
+      controller.enqueue(forward);
+      return true;
+    }
+    return false;
   };
 
   // Bytes of a line that has not ended yet, across chunks.
   let carry: Uint8Array[] = [];
-  /** Delivers the lines that end in `chunk`; whether there was one. */
+  /**
+   * Delivers the lines that end in `chunk`; whether the reader got a message. A pull must not
+   * end without one while a read waits: the stream would not pull again (it hung when every
+   * line of a chunk was a notification taken raw).
+   */
   const split = (chunk: Uint8Array): boolean => {
     let start = 0;
+    let enqueued = false;
     for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
       const piece = chunk.subarray(start, nl);
-      deliver(decoder.decode(carry.length ? concat([...carry, piece]) : piece));
+      if (deliver(decoder.decode(carry.length ? concat([...carry, piece]) : piece))) enqueued = true;
       carry = [];
       start = nl + 1;
     }
     if (start < chunk.length) carry.push(chunk.slice(start));
-    return start > 0;
+    return enqueued;
   };
 
   const readable = new ReadableStream<AnyMessage>({

@@ -44,8 +44,12 @@ export type JsonRpcId = string | number | null;
 /** Permission option kinds of ACP v1; anything else is replaced before the SDK validates it. */
 const PERMISSION_OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
 
-/** What the SDK is given instead of a notification we took raw: an unknown one, ignored. */
-const IGNORED_NOTIFICATION = { jsonrpc: '2.0', method: '_acp-desktop/taken-raw', params: {} };
+/**
+ * What `incoming` returns for a notification taken raw: the stream drops it (ndJsonMessages),
+ * so the SDK never reads it; a stream that passes it on gives the SDK an unknown notification,
+ * which it ignores.
+ */
+export const TAKEN_RAW = { jsonrpc: '2.0', method: '_acp-desktop/taken-raw', params: {} };
 
 export function isObject(value: unknown): value is RawObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,11 +88,11 @@ export class RawBoundary {
       // Taken raw here and never handed to the SDK (see the note at the top of this file).
       if (method === 'session/update' && params) {
         if (typeof params.sessionId === 'string' && isObject(params.update)) this.listener.sessionUpdate(params.sessionId, params.update, params);
-        return IGNORED_NOTIFICATION;
+        return TAKEN_RAW;
       }
       if (method === 'elicitation/complete' && params) {
         this.listener.elicitationComplete(params);
-        return IGNORED_NOTIFICATION;
+        return TAKEN_RAW;
       }
       return;
     }

@@ -1,6 +1,7 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import { logError, logged } from '../log/mainLog';
 import type { MessageStream } from './messageStream';
+import { TAKEN_RAW } from './rawBoundary';
 import { AcpErrorCode } from '../errors/errors';
 
 export interface MessageTap {
@@ -20,10 +21,12 @@ export interface MessageTap {
  * messages are tapped by the stream itself as it parses them (`ndJsonMessages`, no extra
  * stream hop per message); `tapMessages` wraps the writing side.
  */
-export function tapIncoming(tap: Pick<MessageTap, 'incoming'>): (message: AnyMessage) => AnyMessage {
+export function tapIncoming(tap: Pick<MessageTap, 'incoming'>): (message: AnyMessage) => AnyMessage | null {
   return (message) => {
     try {
-      return tap.incoming(message) ?? message;
+      const forward = tap.incoming(message);
+      if (forward === TAKEN_RAW) return null;
+      return forward ?? message;
     } catch (error) {
       logError('The raw message tap failed on a message from the agent (passed on as it came)', error);
       return message;

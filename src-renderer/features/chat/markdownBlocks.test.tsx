@@ -33,6 +33,11 @@ function streamed(text: string, cuts: number[]): string {
   return blocksOnce(final);
 }
 
+/** The same pseudo-random integers below n on every run (a linear congruential generator). */
+function seededRandom(seed: number): (n: number) => number {
+  return (n) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+}
+
 const DOCS: Record<string, string> = {
   prose: '# Title\n\nA paragraph with **bold** and `code`.\nA second line.\n\nSetext heading\n===\n\n---\n\nLast *words* ☕.\n',
   fences:
@@ -127,8 +132,7 @@ describe('incremental Markdown: a streamed message ends as the whole render', ()
       '&amp; entity words',
       '- [ ] task words',
     ];
-    let seed = 7;
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const random = seededRandom(7);
     for (let round = 0; round < 400; round++) {
       const text = Array.from({ length: 4 + random(20) }, () => LINES[random(LINES.length)]).join('\n');
       expect(blockStarts(text), JSON.stringify(text)).toEqual(blockStarts(text, false));
@@ -186,8 +190,7 @@ describe('incremental Markdown: a streamed message ends as the whole render', ()
       '<!-- open',
       '-->',
     ];
-    let seed = 11;
-    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const random = seededRandom(11);
     let cuts = 0;
     for (let round = 0; round < 3000; round++) {
       const text = Array.from({ length: 3 + random(14) }, () => LINES[random(LINES.length)]).join('\n');

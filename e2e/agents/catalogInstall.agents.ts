@@ -18,9 +18,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { parseRegistryIndex, parsePackageSpec, type RegistryAgent } from '../../src-shared/registry/schema';
 import { ROOT, startHost, type RunningHost } from '../fixtures/host';
 import { AGENTS, type CompatAgent } from './catalog';
-import { checksOf, fullTurn, recordRun, type CheckRunner } from './fullTurn';
-import { CACHE, registryUnreachable } from './install';
-import { startModelServer, type ModelServer } from './model-server/server';
+import { checksOf, fullTurn, recordRun, suiteModelServer, type CheckRunner } from './fullTurn';
+import { CACHE } from './install';
 import { RESULTS_DIR, type AgentResult } from './results';
 
 /** The four npm entries of the six agents the catalog and the suite share, with the pinned agent whose setup they reuse. */
@@ -59,22 +58,12 @@ const selected = ENTRIES.filter((entry) => !only?.length || only.includes('catal
 
 delete process.env.IS_SANDBOX;
 
-let unreachable: string | null = null;
-let server: ModelServer;
-test.beforeAll(async () => {
-  if (!selected.length) return;
-  unreachable = await registryUnreachable();
-  if (unreachable) console.log(`test:agents skipped: ${unreachable}`);
-  else server = await startModelServer();
-});
-test.afterAll(async () => {
-  await server?.close();
-});
+const models = suiteModelServer(selected.length > 0);
 
 for (const entry of selected) {
   const agent = snapshotEntry(entry.registryId);
   test(`${agent.name} installed from the catalog (${agent.distribution.npx!.package}) completes a full turn through the UI`, async ({ page }) => {
-    test.skip(unreachable !== null, `the npm registry cannot be reached: ${unreachable}`);
+    test.skip(models.unreachable !== null, `the npm registry cannot be reached: ${models.unreachable}`);
     test.setTimeout(20 * 60_000);
     const id = `catalog-${agent.id}`;
     const result: AgentResult = {
@@ -105,7 +94,7 @@ for (const entry of selected) {
         host = await startHost({
           dataDir,
           workspace,
-          settings: { agentOverrides: { [agent.id]: { env: entry.setup(server.url, home) } } },
+          settings: { agentOverrides: { [agent.id]: { env: entry.setup(models.url, home) } } },
           env: { ...withoutNpmScriptEnv(), ACP_DESKTOP_REGISTRY_URL: OFFLINE_REGISTRY, ACP_DESKTOP_WIRE_LOG: wireDir },
         });
         await page.goto(host.url);

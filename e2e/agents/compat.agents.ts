@@ -14,9 +14,8 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startHost, type RunningHost } from '../fixtures/host';
 import { AGENTS, type CompatAgent } from './catalog';
-import { checksOf, fullTurn, recordRun } from './fullTurn';
-import { agentDir, install, installedVersion, registryUnreachable } from './install';
-import { startModelServer, type ModelServer } from './model-server/server';
+import { checksOf, fullTurn, recordRun, suiteModelServer } from './fullTurn';
+import { agentDir, install, installedVersion } from './install';
 import { RESULTS_DIR, type AgentResult } from './results';
 
 const WIRE_TAP = join(import.meta.dirname, 'wireTap.mjs');
@@ -28,20 +27,11 @@ const selected = AGENTS.filter((agent) => !only?.length || only.includes(agent.i
 // A person's shell does not set it: as root the app must (quirks/claudeCodeAcp.ts), not the machine running the suite.
 delete process.env.IS_SANDBOX;
 
-let unreachable: string | null = null;
-let server: ModelServer;
-test.beforeAll(async () => {
-  unreachable = await registryUnreachable();
-  if (unreachable) console.log(`test:agents skipped: ${unreachable}`);
-  else server = await startModelServer();
-});
-test.afterAll(async () => {
-  await server?.close();
-});
+const models = suiteModelServer();
 
 for (const agent of selected) {
   test(`${agent.name} (${agent.package}@${agent.version}) completes a full turn through the UI`, async ({ page }) => {
-    test.skip(unreachable !== null, `the npm registry cannot be reached: ${unreachable}`);
+    test.skip(models.unreachable !== null, `the npm registry cannot be reached: ${models.unreachable}`);
     test.setTimeout(12 * 60_000);
     const result: AgentResult = {
       id: agent.id,
@@ -74,7 +64,7 @@ async function runAgent(page: Page, agent: CompatAgent, result: AgentResult, wir
 
   const workspace = mkdtempSync(join(tmpdir(), `acp-compat-${agent.id}-`));
   const home = mkdtempSync(join(agentDir(agent), 'home-'));
-  const env = agent.setup(server.url, home);
+  const env = agent.setup(models.url, home);
   const bin = join(agentDir(agent), 'node_modules/.bin', agent.bin);
   const host = await startHost({
     workspace,

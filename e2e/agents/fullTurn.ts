@@ -6,7 +6,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { registryUnreachable } from './install';
+import { startModelServer, type ModelServer } from './model-server/server';
 import { FILE, FINAL_TEXT, marker, SECOND_TEXT, SHELL_COMMAND, THOUGHT } from './model-server/script';
 import { RESULTS_DIR, writeResult, type AgentResult } from './results';
 import { observations, readWire } from './wire';
@@ -275,4 +277,30 @@ async function visibleAlerts(page: Page): Promise<string> {
     .filter(Boolean)
     .map((t) => `alert: ${t.slice(0, 200)}`)
     .join('; ');
+}
+
+/**
+ * The scripted model server for one suite file, started once if the npm registry can be reached
+ * (`active` false: nothing selected, nothing started). `unreachable` says why the tests skip.
+ */
+export function suiteModelServer(active = true): { readonly unreachable: string | null; readonly url: string } {
+  let unreachable: string | null = null;
+  let server: ModelServer | undefined;
+  test.beforeAll(async () => {
+    if (!active) return;
+    unreachable = await registryUnreachable();
+    if (unreachable) console.log(`test:agents skipped: ${unreachable}`);
+    else server = await startModelServer();
+  });
+  test.afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get unreachable() {
+      return unreachable;
+    },
+    get url() {
+      return server!.url;
+    },
+  };
 }

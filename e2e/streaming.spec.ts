@@ -80,7 +80,7 @@ test('a 5 MB chunk: not one 5 MB DOM subtree, no line wider than the transcript,
   await shot(page, 'streaming-5mb-chunk');
 });
 
-test('while 100,000 chunks stream: the composer takes typed text and a tab switch shows the other session (times printed)', async ({ page }) => {
+test('while megabytes stream: the composer takes typed text and a tab switch shows the other session (times printed)', async ({ page }) => {
   test.setTimeout(360_000);
   await floodSession(page);
   await send(page, 'say hello from the quiet tab');
@@ -89,8 +89,10 @@ test('while 100,000 chunks stream: the composer takes typed text and a tab switc
   const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
   await expect(tabs).toHaveCount(2);
 
-  // Long enough (4 MB) that the stream is still running after the typing and the switches.
-  await send(page, 'flood 100000');
+  // The stream runs until Stop, so it is still running after the typing and the switches
+  // however long they take on a loaded machine (a 4 MB flood ended before them once the app
+  // streamed at wire speed).
+  await send(page, 'endless');
   const streaming = lastAgent(page);
   await expect(streaming).toHaveAttribute('aria-busy', 'true');
   const composer = page.getByRole('textbox', { name: 'Message' });
@@ -110,17 +112,18 @@ test('while 100,000 chunks stream: the composer takes typed text and a tab switc
   await tabs.nth(1).click();
   await expect(lastAgent(page)).toContainText('stream');
   const backMs = Date.now() - started;
-  const stillStreaming = (await lastAgent(page).getAttribute('aria-busy')) === 'true';
-  console.log(
-    `during the stream: typing 21 characters took ${typedMs} ms, a tab switch ${awayMs} ms, and back ${backMs} ms (still streaming when back: ${stillStreaming})`,
-  );
+  await expect(lastAgent(page)).toHaveAttribute('aria-busy', 'true');
+  console.log(`during the stream: typing 21 characters took ${typedMs} ms, a tab switch ${awayMs} ms, and back ${backMs} ms`);
 
+  // Let it grow past 4 MB, then stop it: the turn ends as stopped and keeps what streamed.
+  await expect.poll(() => lastAgent(page).evaluate((message) => message.querySelectorAll('.markdown-page').length), { timeout: 120_000 }).toBeGreaterThan(60);
+  await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByLabel('Session status')).toHaveText('Idle', { timeout: 180_000 });
-  await expect(lastAgent(page)).toContainText(/END\s*$/, { timeout: 60_000 });
+  await expect(lastAgent(page)).not.toHaveAttribute('aria-busy', 'true');
   // The draft typed during the stream is still there.
   await expect(composer).toHaveValue('typed while streaming');
-  // 4 MB is about 2,000 groups of blocks: far from the viewport they are a box per page of 32,
-  // not a placeholder (and an observer) each, so the DOM does not grow with the message.
+  // Over 4 MB is over 2,000 groups of blocks: far from the viewport they are a box per page of
+  // 32, not a placeholder (and an observer) each, so the DOM does not grow with the message.
   const boxes = await lastAgent(page).evaluate((message) => ({
     groups: message.querySelectorAll('.markdown-group').length,
     pages: message.querySelectorAll('.markdown-page').length,

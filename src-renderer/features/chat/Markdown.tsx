@@ -174,8 +174,12 @@ const PENDING_SHOWN = 2;
  * their estimated height unless near the viewport, as the groups of a huge message are.
  */
 function PendingText({ text, at }: { text: string; at: number }) {
+  // Only the newest pieces are laid out as text; what comes before them is one box of its
+  // estimated height. A view mounted on a long stream (a tab switched back to) can have
+  // megabytes not cut yet: a piece and an observer per 4 KB took the switch seconds.
+  const shownFrom = text.length > (PENDING_SHOWN + 1) * PENDING_PIECE ? pieceStart(text, at, text.length - (PENDING_SHOWN + 1) * PENDING_PIECE) : 0;
   const starts: number[] = [];
-  for (let from = 0; from < text.length;) {
+  for (let from = shownFrom; from < text.length;) {
     starts.push(from);
     const boundary = (Math.floor((at + from) / PENDING_PIECE) + 1) * PENDING_PIECE - at;
     const lineEnd = text.indexOf('\n', Math.max(from, boundary - 1));
@@ -183,6 +187,7 @@ function PendingText({ text, at }: { text: string; at: number }) {
   }
   return (
     <>
+      {shownFrom > 0 && <div key="before" className="markdown-pending" style={{ height: Math.ceil(shownFrom / 100) * 22 }} />}
       {starts.map((from, i) => {
         const piece = text.slice(from, starts[i + 1] ?? text.length);
         return i < starts.length - PENDING_SHOWN ? (
@@ -195,6 +200,14 @@ function PendingText({ text, at }: { text: string; at: number }) {
       })}
     </>
   );
+}
+
+/** Where the piece holding offset `near` of the pending text begins (a line start after a PENDING_PIECE boundary). */
+function pieceStart(text: string, at: number, near: number): number {
+  const boundary = Math.floor((at + near) / PENDING_PIECE) * PENDING_PIECE - at;
+  if (boundary <= 0) return 0;
+  const lineEnd = text.indexOf('\n', boundary - 1);
+  return lineEnd === -1 ? 0 : lineEnd + 1;
 }
 
 const renderPending = (text: string) => text;

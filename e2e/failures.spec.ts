@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 // The host fixtures' `test` fails any test on an unexpected console or page error (the
 // deliberate ones — a dead socket while the host restarts — are allowed there).
-import { expect, fixtureAgent, openApp as open, send, shot, startHost, test, withAgentProtocol, type RunningHost } from './fixtures/host';
+import { expect, fixtureAgent, leavePage, openApp as open, type RunningHost, send, shot, startHost, test, withAgentProtocol } from './fixtures/host';
 
 // Failure paths, tried through the UI the way a demanding user would: crashes, agents that
 // do not start, garbage on stdout, closing tabs mid-turn, writes outside the workspace,
@@ -34,7 +34,8 @@ async function newSession(page: Page, agentName: string, workspace: string) {
 }
 
 let host: RunningHost | undefined;
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await host?.stop();
   host = undefined;
 });

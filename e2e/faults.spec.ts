@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, openApp, ROOT, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
+import { expect, leavePage, openApp, ROOT, type RunningHost, send, shot, startHost, startSession, test } from './fixtures/host';
 
 // The fault suite through the UI: a hostile agent floods stdout and a hostile request
 // hits the host; the page stays usable. The other faults run against the core in
@@ -10,7 +10,8 @@ const HOSTILE = join(ROOT, 'e2e/fixtures/hostile-agent.mjs');
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
 
 let host: RunningHost | undefined;
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await host?.stop();
   host = undefined;
 });

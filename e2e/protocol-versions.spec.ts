@@ -1,7 +1,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { ARTIFACTS, expect, FIXTURE_AGENT, openApp, protocolShown, ROOT, send, startHost, startSession, test, type RunningHost } from './fixtures/host';
+import {
+  ARTIFACTS,
+  expect,
+  FIXTURE_AGENT,
+  leavePage,
+  openApp,
+  protocolShown,
+  ROOT,
+  type RunningHost,
+  send,
+  startHost,
+  startSession,
+  test,
+} from './fixtures/host';
 
 // ACP v1 and v2 side by side, through the real UI: the v2 fixture agent (on the SDK's v2 agent
 // API) under the `auto` setting, the v1 fixture agent under `v1`, and the protocol picked in
@@ -10,7 +23,8 @@ import { ARTIFACTS, expect, FIXTURE_AGENT, openApp, protocolShown, ROOT, send, s
 const V2_FIXTURE = join(ROOT, 'e2e/fixtures/fixture-agent-v2.mjs');
 
 const hosts: RunningHost[] = [];
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await Promise.all(hosts.splice(0).map((host) => host.stop()));
 });
 

@@ -1,4 +1,4 @@
-import { expect, openApp, send, startHost, test, type RunningHost } from './fixtures/host';
+import { expect, leavePage, openApp, type RunningHost, send, startHost, test } from './fixtures/host';
 import { startRegistryServer, type RegistryServer } from './fixtures/registryServer';
 
 /**
@@ -20,7 +20,8 @@ test.beforeEach(async () => {
   registry.setAgentVersion('1.0.0');
   host = await startHost({ env: { ACP_DESKTOP_REGISTRY_URL: registry.indexUrl, npm_config_registry: registry.npmRegistryUrl } });
 });
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await host?.stop();
 });
 

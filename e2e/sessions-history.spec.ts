@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, fixtureAgent, openApp, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
+import { expect, fixtureAgent, leavePage, openApp, type RunningHost, send, shot, startHost, startSession, test } from './fixtures/host';
 
 // History and search.
 
 const hosts: RunningHost[] = [];
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await Promise.all(hosts.splice(0).map((host) => host.stop()));
 });
 

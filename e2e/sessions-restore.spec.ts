@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, fixtureAgent, openApp, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
+import { expect, fixtureAgent, leavePage, openApp, type RunningHost, send, shot, startHost, startSession, test } from './fixtures/host';
 
 // Sessions that last: whatever was on screen before a restart or a crash is there after it.
 
 const hosts: RunningHost[] = [];
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await Promise.all(hosts.splice(0).map((host) => host.stop('SIGKILL')));
 });
 

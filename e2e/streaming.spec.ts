@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, openApp, ROOT, send, shot, startHost, startSession, test, type RunningHost } from './fixtures/host';
+import { expect, leavePage, openApp, ROOT, type RunningHost, send, shot, startHost, startSession, test } from './fixtures/host';
 
 // Streaming at the speed of the wire and messages that used to take the whole
 // window down, driven through the browser host with the flood agent.
@@ -11,7 +11,8 @@ const idle = (page: Page) => expect(page.getByLabel('Session status')).toHaveTex
 const lastAgent = (page: Page) => transcript(page).getByRole('article', { name: 'Agent' }).last();
 
 let host: RunningHost | undefined;
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await host?.stop();
   host = undefined;
 });

@@ -3,13 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionEvent, SessionEventBody } from '../src-shared/session/events';
 import { v2 } from '../src-main/acp/dialects/v2';
-import { expect, fixtureAgent, openApp, shot, startHost, test, type RunningHost } from './fixtures/host';
+import { expect, fixtureAgent, leavePage, openApp, type RunningHost, shot, startHost, test } from './fixtures/host';
 
 // ACP v2 content rendered from recorded events: a session log written the way the
 // session layer writes it (wire updates decoded by the v2 dialect), opened in the browser host.
 
 const hosts: RunningHost[] = [];
-test.afterEach(async () => {
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
   await Promise.all(hosts.splice(0).map((host) => host.stop()));
 });
 

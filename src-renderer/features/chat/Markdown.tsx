@@ -4,7 +4,7 @@ import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { Transformer } from 'unified';
 import { Icon } from '../../ui/Icon';
-import { GiantBlock, isGiantFence, LazyGroup, LazyPage } from './MarkdownHuge';
+import { GiantBlock, isGiantFence, LazyGroup, LazyPage, roughHeight } from './MarkdownHuge';
 import { blockStarts, parserWork, quickBlockStarts, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
 
 /**
@@ -187,7 +187,7 @@ function PendingText({ text, at }: { text: string; at: number }) {
   }
   return (
     <>
-      {shownFrom > 0 && <div key="before" className="markdown-pending" style={{ height: Math.ceil(shownFrom / 100) * 22 }} />}
+      {shownFrom > 0 && <div key="before" className="markdown-pending" style={{ height: roughHeight(shownFrom) }} />}
       {starts.map((from, i) => {
         const piece = text.slice(from, starts[i + 1] ?? text.length);
         return i < starts.length - PENDING_SHOWN ? (

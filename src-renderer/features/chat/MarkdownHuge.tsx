@@ -19,8 +19,14 @@ const MARGIN = '1500px 0px';
  */
 const TIGHT_MARGIN = '0px';
 const LINE_PX = 22;
+const CHARS_PER_LINE = 100;
 
-function estimateHeight(text: string, perLine = 100): number {
+/** The height of `chars` characters of text without reading it (line breaks not counted). */
+export function roughHeight(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_LINE) * LINE_PX;
+}
+
+function estimateHeight(text: string, perLine = CHARS_PER_LINE): number {
   let lines = 0;
   let start = 0;
   while (start <= text.length) {
@@ -62,10 +68,33 @@ function useNearViewport<T extends HTMLElement>(initially: boolean, margin: stri
 }
 
 /**
- * A group of blocks rendered only near the viewport; elsewhere a box of the same height.
- * `eager`: rendered whatever the viewport (the newest groups of a stream); one mounted eager
- * stays rendered until it is seen to leave the viewport.
+ * Rendered only near the viewport (`tight`: only in it); elsewhere a box of its measured height,
+ * or of `estimate()` before it was ever measured. `eager`: rendered whatever the viewport (the
+ * newest part of a stream); one mounted eager stays rendered until it is seen to leave.
  */
+function LazyBox({
+  className,
+  eager,
+  tight,
+  estimate,
+  children,
+}: {
+  className: string;
+  eager: boolean;
+  tight: boolean;
+  estimate: () => number;
+  children: React.ReactNode;
+}) {
+  const [ref, near, height] = useNearViewport<HTMLDivElement>(eager, tight ? TIGHT_MARGIN : MARGIN);
+  const shown = near || eager;
+  return (
+    <div ref={ref} className={className} style={shown ? undefined : { height: height.current ?? estimate() }}>
+      {shown ? children : null}
+    </div>
+  );
+}
+
+/** A group of blocks (or a piece of text) in a LazyBox. */
 export const LazyGroup = memo(function LazyGroup({
   text,
   render,
@@ -79,21 +108,19 @@ export const LazyGroup = memo(function LazyGroup({
   eager?: boolean;
   tight?: boolean;
 }) {
-  const [ref, near, height] = useNearViewport<HTMLDivElement>(eager, tight ? TIGHT_MARGIN : MARGIN);
-  const shown = near || eager;
   return (
-    <div ref={ref} className={className} style={shown ? undefined : { height: height.current ?? estimateHeight(text) }}>
-      {shown ? render(text) : null}
-    </div>
+    <LazyBox className={className} eager={eager} tight={tight} estimate={() => estimateHeight(text)}>
+      {render(text)}
+    </LazyBox>
   );
 });
 
 /**
- * A page of groups while it is not near the viewport: one box of the page's measured (or
- * estimated) height instead of a placeholder and an observer per group. A 4 MB answer has
- * about 2,000 groups; with one of each per group the browser measured 2,000 observed boxes and
- * laid out 2,000 placeholders on every frame of the stream (a tenth of the page's time at
- * 100,000 chunks, growing with the message: issue 11's trace).
+ * A page of groups in one LazyBox: far from the viewport it is one box of the page's height,
+ * not a placeholder and an observer per group. A 4 MB answer has about 2,000 groups; with one
+ * of each per group the browser measured 2,000 observed boxes and laid out 2,000 placeholders on
+ * every frame of the stream (a tenth of the page's time at 100,000 chunks, growing with the
+ * message: issue 11's trace).
  */
 export const LazyPage = memo(function LazyPage({
   groups,
@@ -106,13 +133,10 @@ export const LazyPage = memo(function LazyPage({
   tight: boolean;
   children: React.ReactNode;
 }) {
-  const [ref, near, height] = useNearViewport<HTMLDivElement>(eager, tight ? TIGHT_MARGIN : MARGIN);
-  const shown = near || eager;
-  const estimate = useMemo(() => (shown ? 0 : groups.reduce((sum, group) => sum + estimateHeight(group), 0)), [groups, shown]);
   return (
-    <div ref={ref} className="markdown-page" style={shown ? undefined : { height: height.current ?? estimate }}>
-      {shown ? children : null}
-    </div>
+    <LazyBox className="markdown-page" eager={eager} tight={tight} estimate={() => groups.reduce((sum, group) => sum + estimateHeight(group), 0)}>
+      {children}
+    </LazyBox>
   );
 });
 

@@ -45,7 +45,8 @@ for (const [label, text, shown] of [
 
 test('a streamed message ends exactly as the same message renders when reopened', async ({ page }) => {
   await floodSession(page);
-  await send(page, 'flood 3000');
+  // 60 KB: cut into blocks while it streams, and rendered in full once finished (under 64 KB).
+  await send(page, 'flood 1500');
   await idle(page);
   await expect(lastAgent(page)).toContainText(/END\s*$/);
   // Rendering is sliced across frames: compare once every part is rendered.
@@ -56,8 +57,27 @@ test('a streamed message ends exactly as the same message renders when reopened'
   await expect(lastAgent(page)).toContainText(/END\s*$/);
   await settled();
   const reopened = await lastAgent(page).locator('.markdown').first().innerHTML();
-  expect(streamed.length).toBeGreaterThan(100_000);
+  expect(streamed.length).toBeGreaterThan(60_000);
   expect(streamed).toBe(reopened);
+});
+
+test('a finished 200 KB answer renders the groups near the viewport, and the rest as the person scrolls', async ({ page }) => {
+  await floodSession(page);
+  await send(page, 'flood 5000');
+  await idle(page);
+  await expect(lastAgent(page)).toContainText(/END\s*$/);
+  await expect(lastAgent(page).locator('.markdown-pending, .markdown-deferred')).toHaveCount(0);
+  // Rendering all of it when the stream ended was one task of 110–240 ms (the layout of 200 KB
+  // of text): about 420 paragraphs. Far from the viewport, pages of groups are boxes instead.
+  const rendered = () => lastAgent(page).evaluate((message) => message.querySelectorAll('p').length);
+  expect(await rendered()).toBeLessThan(150);
+  expect(await lastAgent(page).evaluate((message) => message.querySelectorAll('.markdown-page:empty').length)).toBeGreaterThan(0);
+  // Scrolled to the top, the answer's beginning is rendered (and its end no longer needs to be).
+  await transcript(page).evaluate((element) => (element.scrollTop = 0));
+  const first = lastAgent(page).locator('.markdown-page').first().locator('p').first();
+  await expect(first).toBeVisible();
+  await expect(first).toContainText('stream block event a bold chunk');
+  await shot(page, 'streaming-finished-200kb-top');
 });
 
 test('a 5 MB chunk: not one 5 MB DOM subtree, no line wider than the transcript, the page answers', async ({ page }) => {

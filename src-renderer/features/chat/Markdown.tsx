@@ -31,7 +31,13 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
 });
 
 const WHOLE_LIMIT = 32 * 1024;
-const HUGE_MESSAGE = 256 * 1024;
+/**
+ * Over this, a finished message keeps rendering only the groups near the viewport. Rendering a
+ * finished 200 KB answer in full when its stream ended was one task of 110–240 ms, most of it
+ * the browser's layout of all its text (issue 11's trace: about 0.6 ms per KB on our machines);
+ * 64 KB is about a frame budget's worth.
+ */
+const HUGE_MESSAGE = 64 * 1024;
 
 function MarkdownBody({ text, streaming }: { text: string; streaming: boolean }) {
   const splitter = useRef<StreamingSplit | null>(null);

@@ -227,6 +227,7 @@ async function main(): Promise<void> {
       for (let run = 0; run < RUNS; run++) {
         big.push(await appRun(browser, 'big 5000000', 'x'.repeat(20), false));
         bigBare.push(await bareClientRun({ command: AGENT.command, args: AGENT.args }, 'big 5000000', tmpdir()));
+        if (process.env.BENCH_TRACE) process.env.BENCH_TRACE = process.env.BENCH_TRACE.replace(/(-md)?\.json$/, '-md.json');
         const mdRun = await appRun(browser, 'markdown 1000000', 'nested', PROFILE && run === 0 && SIZES.length === 0);
         if (mdRun.pageProfile) {
           console.log(`page profile: ${mdRun.pageProfile}`);

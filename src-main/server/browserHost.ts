@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/contract';
+import { framesOf } from '../../src-shared/ipc/frameParts';
 import type { AppCore } from '../core/appCore';
 import { dispatch } from '../core/dispatch';
 import { logged } from '../log/mainLog';
@@ -198,7 +199,8 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
 /** One window's connection: requests in, answers and events out. */
 function attach(ws: WebSocket, core: AppCore): void {
   const off = core.on((name, payload) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ t: 'evt', name, payload }));
+    if (ws.readyState !== ws.OPEN) return;
+    for (const frame of framesOf(JSON.stringify({ t: 'evt', name, payload }))) ws.send(frame);
   });
   ws.on('close', off);
   ws.on('error', off);
@@ -229,6 +231,7 @@ function attach(ws: WebSocket, core: AppCore): void {
       return;
     }
     const answer = await dispatch(core.handlers, message.name, message.input, size);
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ t: 'res', id, ...answer }));
+    if (ws.readyState !== ws.OPEN) return;
+    for (const frame of framesOf(JSON.stringify({ t: 'res', id, ...answer }))) ws.send(frame);
   });
 }

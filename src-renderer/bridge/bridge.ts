@@ -1,3 +1,4 @@
+import { FrameJoiner } from '../../src-shared/ipc/frameParts';
 import type { AppBridge, ContractError, EventName, EventPayload, RequestName, RequestInput, RequestResult } from '../../src-shared/ipc/contract';
 import { logged } from '../log';
 
@@ -84,8 +85,11 @@ function webSocketBridge(): ConnectedBridge {
         setState('open');
         resolve(ws);
       };
+      const joiner = new FrameJoiner();
       ws.onmessage = (message) => {
-        const data = JSON.parse(String(message.data)) as { t: string; id?: number; name?: string; payload?: unknown } & Answer;
+        const frame = joiner.push(String(message.data));
+        if (frame === null) return;
+        const data = JSON.parse(frame) as { t: string; id?: number; name?: string; payload?: unknown } & Answer;
         if (data.t === 'evt' && data.name) listeners.get(data.name)?.forEach((l) => l(data.payload));
         else if (data.t === 'res' && typeof data.id === 'number') {
           const entry = waiting.get(data.id);

@@ -117,10 +117,10 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForFunction(
       `(() => {
-        // Cheapest first: this runs in the page every 50 ms while it streams.
+        // Cheapest first: this runs in the page on every frame while it streams.
         if (document.querySelector('[aria-label="Session status"]')?.textContent !== 'Idle') return false;
-        const agents = document.querySelectorAll('[role="log"] article[aria-label="Agent"]');
         if (Number(document.querySelector('.transcript-inner')?.dataset.rowsTotal ?? 0) < ${rowsBefore} + 2) return false;
+        const agents = document.querySelectorAll('[role="log"] article[aria-label="Agent"]');
         const text = agents[agents.length - 1]?.textContent ?? '';
         // Every part rendered: no text waiting to be cut into blocks or for a slice of a frame.
         const settled = !document.querySelector('.markdown-pending, .markdown-deferred');

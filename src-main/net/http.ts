@@ -24,6 +24,8 @@ export async function readLimited(response: Response, limit: number): Promise<st
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const unverified = (host: string) => `the certificate of ${host} could not be verified (a proxy in between?)`;
+
 /** What a network error code means, for a person (the code stays in the message for support). */
 const PLAIN: Record<string, (host: string) => string> = {
   ENOTFOUND: (host) => `${host} could not be found: no internet connection, or its name is blocked`,
@@ -34,9 +36,9 @@ const PLAIN: Record<string, (host: string) => string> = {
   UND_ERR_CONNECT_TIMEOUT: (host) => `${host} did not answer in time`,
   ENETUNREACH: (host) => `${host} cannot be reached from this network`,
   EHOSTUNREACH: (host) => `${host} cannot be reached from this network`,
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: (host) => `the certificate of ${host} could not be verified (a proxy in between?)`,
-  SELF_SIGNED_CERT_IN_CHAIN: (host) => `the certificate of ${host} could not be verified (a proxy in between?)`,
-  DEPTH_ZERO_SELF_SIGNED_CERT: (host) => `the certificate of ${host} could not be verified (a proxy in between?)`,
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: unverified,
+  SELF_SIGNED_CERT_IN_CHAIN: unverified,
+  DEPTH_ZERO_SELF_SIGNED_CERT: unverified,
   CERT_HAS_EXPIRED: (host) => `the certificate of ${host} has expired`,
 };
 

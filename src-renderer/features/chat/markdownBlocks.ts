@@ -315,13 +315,12 @@ function fenceEnd(text: string, marker: string): number {
   // One native regex scan: a 5 MB fenced log cut line by line (a slice and a match per line)
   // was a 30 ms task of its own (issue 11). `m` also treats \r and U+2028 as line ends, so a
   // match counts only where it spans a whole \n-delimited line.
-  const closing = /^ {0,3}(`{3,}|~{3,})[ \t]*$/gm;
+  const closing = new RegExp(CLOSING_FENCE.source, 'gm');
   closing.lastIndex = start;
   for (let match = closing.exec(text); match; match = closing.exec(text)) {
     const end = match.index + match[0].length;
     const wholeLine = (match.index === 0 || text.charCodeAt(match.index - 1) === 10) && (end === text.length || text.charCodeAt(end) === 10);
     if (wholeLine && match[1][0] === marker[0] && match[1].length >= marker.length) return end < text.length ? end + 1 : end;
-    if (match[0].length === 0) closing.lastIndex++;
   }
   return -1;
 }

@@ -54,23 +54,50 @@ describe('batches that arrive while the page is busy are applied together on the
   });
 
   it("streamed content goes at the stream's pace; a turn's end or a permission request is urgent (applied at the next frame)", () => {
-    const scheduled: { flush: () => void; urgent: () => boolean }[] = [];
+    const scheduled: { flush: () => void; pace: () => number }[] = [];
     const applied: SessionEvent[][] = [];
     const queue = createFrameQueue(
       (_id, events) => applied.push(events),
-      (flush, urgent) => scheduled.push({ flush, urgent }),
+      (flush, pace) => scheduled.push({ flush, pace }),
     );
     queue.push('a', [chunk('a', 2)]);
     queue.push('a', [chunk('a', 3)]);
     expect(scheduled).toHaveLength(1);
-    expect(scheduled[0].urgent()).toBe(false);
+    expect(scheduled[0].pace()).toBe(50);
     queue.push('a', [{ kind: 'turn.ended', turnId: 't', stopReason: 'end_turn', sessionId: 'a', seq: 4, ts: 4 }]);
-    expect(scheduled[0].urgent()).toBe(true);
+    expect(scheduled[0].pace()).toBe(0);
     scheduled.shift()!.flush();
     expect(applied).toHaveLength(1);
     expect(applied[0].map((event) => event.seq)).toEqual([2, 3, 4]);
     // After a flush the next run starts as streamed content again.
     queue.push('a', [chunk('a', 5)]);
-    expect(scheduled[0].urgent()).toBe(false);
+    expect(scheduled[0].pace()).toBe(50);
+  });
+
+  it('a flood (8,000 characters or more in one application) is shown every 100 ms until it slows down', () => {
+    const scheduled: { flush: () => void; pace: () => number }[] = [];
+    const queue = createFrameQueue(
+      () => {},
+      (flush, pace) => scheduled.push({ flush, pace }),
+    );
+    const text = (seq: number, size: number): SessionEvent => ({
+      kind: 'acp.update',
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(size) } },
+      sessionId: 'a',
+      seq,
+      ts: seq,
+    });
+    queue.push('a', [text(2, 5_000), text(3, 3_000)]);
+    expect(scheduled[0].pace()).toBe(50);
+    scheduled.shift()!.flush();
+    queue.push('a', [text(4, 40)]);
+    expect(scheduled[0].pace()).toBe(100);
+    // Urgent news still goes at the next frame during a flood.
+    queue.push('a', [{ kind: 'turn.ended', turnId: 't', stopReason: 'end_turn', sessionId: 'a', seq: 5, ts: 5 }]);
+    expect(scheduled[0].pace()).toBe(0);
+    scheduled.shift()!.flush();
+    // That application carried 40 characters: the stream is back to 20 times a second.
+    queue.push('a', [text(6, 40)]);
+    expect(scheduled[0].pace()).toBe(50);
   });
 });

@@ -5,6 +5,7 @@ import remarkGfm from 'remark-gfm';
 import type { Transformer } from 'unified';
 import { Icon } from '../../ui/Icon';
 import { GiantBlock, isGiantFence, LazyGroup, LazyPage, roughHeight } from './MarkdownHuge';
+import { renderProse } from './proseParagraphs';
 import { blockStarts, parserWork, quickBlockStarts, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
 
 /**
@@ -266,8 +267,13 @@ const slice = {
   },
 };
 
-/** react-markdown's `Markdown` is a pure function (parse → highlight → React elements). */
+/** Markdown as React elements: plain paragraphs drawn directly (proseParagraphs.ts), the rest parsed. */
 export function renderMarkdown(source: string): ReactElement {
+  return renderProse(source, parseMarkdown);
+}
+
+/** react-markdown's `Markdown` is a pure function (parse → highlight → React elements). */
+export function parseMarkdown(source: string): ReactElement {
   parserWork.chars += source.length;
   return ReactMarkdown({ children: source, remarkPlugins: REMARK, rehypePlugins: REHYPE, components });
 }
@@ -293,7 +299,7 @@ function cachedMarkdown(source: string): ReactElement {
 
 /** Every construct the first answers meet, for `warmMarkdown`. */
 const WARM_UP =
-  '# Heading\n\nProse with **bold**, *emphasis*, `code`, ~~strike~~, a [link](https://example.com) and www.example.com.\n\n' +
+  '# Heading\n\nPlain prose with **strong** words and `code` spans.\n\nProse with **bold**, *emphasis*, `code`, ~~strike~~, a [link](https://example.com) and www.example.com.\n\n' +
   '- item\n  - nested\n1. ordered\n\n> quote\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n' +
   '```ts\nconst x: number = 1; // comment\n```\n\n```json\n{"a": [1, "b"]}\n```\n\n```bash\necho "hi" && ls -la\n```\n\n```python\ndef f(x):\n    return x\n```\n';
 

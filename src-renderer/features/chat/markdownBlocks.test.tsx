@@ -1,11 +1,11 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { floodChunk, markdownDocument } from '../../../e2e/fixtures/flood-agent.mjs';
-import { closeOpenFence, pagesOf, renderMarkdown, samePage, SplitView } from './Markdown';
+import { closeOpenFence, pagesOf, parseMarkdown, samePage, SplitView } from './Markdown';
 import { blockStarts, parserWork, quickBlockStarts, skeleton, StreamingSplit, tameNesting } from './markdownBlocks';
 
-/** What a finished message looks like when rendered in one piece (the pre-issue-11 renderer). */
-const whole = (text: string) => renderToStaticMarkup(<div className="markdown">{renderMarkdown(tameNesting(text))}</div>);
+/** What a finished message looks like when parsed in one piece (the pre-issue-11 renderer). */
+const whole = (text: string) => renderToStaticMarkup(<div className="markdown">{parseMarkdown(tameNesting(text))}</div>);
 /** What the block renderer shows for a split. */
 const blocks = (split: ReturnType<StreamingSplit['update']>) => renderToStaticMarkup(<SplitView split={split} huge={false} />);
 

@@ -67,23 +67,26 @@ export function ndJsonMessages(
     return false;
   };
 
-  // Bytes of a line that has not ended yet, across chunks.
-  let carry: Uint8Array[] = [];
+  // Text of a line that has not ended yet, across chunks (joined once the line ends: a 5 MB
+  // message in 64 KB reads must not be searched for its end from the start on every read).
+  let carry: string[] = [];
   /**
    * Delivers the lines that end in `chunk`; whether the reader got a message. A pull must not
    * end without one while a read waits: the stream would not pull again (it hung when every
-   * line of a chunk was a notification taken raw).
+   * line of a chunk was a notification taken raw). A chunk is decoded at once, not line by
+   * line: a decoder call per message was a sixth of the host's CPU at wire speed (issue 11).
    */
   const split = (chunk: Uint8Array): boolean => {
+    const text = decoder.decode(chunk, { stream: true });
     let start = 0;
     let enqueued = false;
-    for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-      const piece = chunk.subarray(start, nl);
-      if (deliver(decoder.decode(carry.length ? concat([...carry, piece]) : piece))) enqueued = true;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      const line = text.slice(start, nl);
+      if (deliver(carry.length ? carry.join('') + line : line)) enqueued = true;
       carry = [];
       start = nl + 1;
     }
-    if (start < chunk.length) carry.push(chunk.slice(start));
+    if (start < text.length) carry.push(text.slice(start));
     return enqueued;
   };
 
@@ -99,7 +102,8 @@ export function ndJsonMessages(
           const { value, done } = await reader.read();
           if (closed) return;
           if (done) {
-            if (carry.length) deliver(decoder.decode(concat(carry)));
+            const rest = carry.join('') + decoder.decode();
+            if (rest) deliver(rest);
             closed = true;
             controller.close();
             return;
@@ -126,16 +130,4 @@ export function ndJsonMessages(
       if (!closed) controller.enqueue(message);
     },
   };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const part of parts) size += part.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

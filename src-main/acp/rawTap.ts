@@ -127,27 +127,43 @@ function isProtocolLine(head: string): boolean {
  * Sits between the agent's stdout and the SDK: forwards whole lines only, drops a line over
  * `maxBytes` (reported, never buffered past the limit), and reports and drops lines that cannot
  * be JSON-RPC (the SDK answered each with a parse error: 50,000 log lines, 50,000 answers).
- * Only the start of each line is decoded, so multi-megabyte messages cost nothing extra.
+ * A line whose first byte is `{` is JSON-RPC's shape and is not decoded here at all; any other
+ * line has only its start decoded, so multi-megabyte messages cost nothing extra. (Decoding the
+ * start of every line, with a decoder made per line, was an eighth of the host's CPU at wire
+ * speed: issue 11's host profile.)
  */
 export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuard, maxBytes = MAX_LINE_BYTES): ReadableStream<Uint8Array> {
   const HEAD = 2000;
+  const OPEN_BRACE = 0x7b;
+  const decoder = new TextDecoder();
   let pending: Uint8Array[] = [];
   let size = 0;
   let dropping = false;
-  let head = '';
-  let headDecoder = new TextDecoder();
+  // The current line's first byte (-1 before any), and the start of any line not opening with `{`.
+  let first = -1;
+  let head: Uint8Array[] = [];
+  let headSize = 0;
   const addHead = (bytes: Uint8Array) => {
-    if (head.length < HEAD) head += headDecoder.decode(bytes.subarray(0, HEAD), { stream: true });
+    if (first === -1 && bytes.length > 0) first = bytes[0];
+    if (first === OPEN_BRACE || headSize >= HEAD) return;
+    const part = bytes.subarray(0, HEAD - headSize);
+    head.push(part);
+    headSize += part.length;
   };
+  const headText = () => decoder.decode(Buffer.concat(head));
+  const isProtocol = () => first === OPEN_BRACE || isProtocolLine(headText());
   const endLine = () => {
-    const trimmed = head.trim();
-    if (!dropping && trimmed && !trimmed.startsWith('{')) guard.onGarbage(trimmed.slice(0, HEAD));
+    if (!dropping && first !== OPEN_BRACE) {
+      const trimmed = headText().trim();
+      if (trimmed && !trimmed.startsWith('{')) guard.onGarbage(trimmed.slice(0, HEAD));
+    }
     if (dropping) guard.onOversize(size);
     pending = [];
     size = 0;
     dropping = false;
-    head = '';
-    headDecoder = new TextDecoder();
+    first = -1;
+    head = [];
+    headSize = 0;
   };
   return input.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
@@ -161,7 +177,7 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
           size += line.length;
           addHead(line);
           if (!dropping && size > maxBytes) dropping = true;
-          const forward = !dropping && isProtocolLine(head);
+          const forward = !dropping && isProtocol();
           if (continued) {
             // The line began in an earlier chunk.
             if (forward) {
@@ -189,7 +205,7 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
         }
       },
       flush(controller) {
-        if (!dropping && isProtocolLine(head)) for (const part of pending) controller.enqueue(part);
+        if (!dropping && isProtocol()) for (const part of pending) controller.enqueue(part);
         if (size > 0 || dropping) endLine();
       },
     }),

@@ -2,7 +2,7 @@
  * Streaming end to end: the browser host with the flood agent, driven in Chromium, against a
  * bare ACP SDK client reading the same agent.
  *
- *   npm run build && npm run bench:stream [-- --runs 3] [--sizes 5000,20000,100000] [--profile] [--skip-large] [--cold]
+ *   npm run build && npm run bench:stream [-- --runs 3] [--sizes 5000,20000,100000] [--profile] [--skip-large] [--skip-typing] [--cold]
  *
  * For each N (chunks of 40 characters): the time from Send to the last chunk visible and the
  * session idle, the bare-SDK client's time for the same prompt, their ratio, the longest page
@@ -11,7 +11,8 @@
  * window (the first, `flood 3000`, warms the page's and host's code, as earlier runs have warmed
  * the bare client's in this process); `--cold` measures the first. Contenders are interleaved (app, bare, app,
  * bare…) and medians printed: the machine is shared and noisy. Then a single 5 MB chunk and a
- * 1 MB Markdown message with fences and tables. `--profile` writes CPU profiles of the page
+ * 1 MB Markdown message with fences and tables, then typing and tab switches during an endless
+ * stream (responsiveness.ts; `--skip-typing` leaves it out). `--profile` writes CPU profiles of the page
  * (CDP) and the host (`node --cpu-prof`) for the largest N into bench/profiles/ and prints
  * their hottest functions. A benchmark, not a test: it prints numbers and never fails on them.
  */
@@ -23,6 +24,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { bareClientRun, type BareResult } from './bareClient';
 import { cpuMs, rssMB, startHost } from './host';
 import { hottest } from './profileSummary';
+import { responsivenessRun, type ResponsivenessResult } from './responsiveness';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const FLOOD_AGENT = join(ROOT, 'e2e/fixtures/flood-agent.mjs');
@@ -39,6 +41,7 @@ const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '5000,20000,100000')
   .filter((n) => n > 0); // `--sizes 0`: only the large workloads
 const PROFILE = args.includes('--profile');
 const SKIP_LARGE = args.includes('--skip-large');
+const SKIP_TYPING = args.includes('--skip-typing');
 /** A first answer in the same window and session before the measured one (the bare client runs warm in this process too); `--cold` measures the window's first answer. */
 const WARM = args.includes('--cold') ? '' : 'flood 3000';
 const AGENT = { id: 'flood', name: 'Flood Agent', command: process.execPath, args: [FLOOD_AGENT] };
@@ -238,6 +241,16 @@ async function main(): Promise<void> {
       }
       report('one 5 MB chunk', big, bigBare);
       report('1 MB Markdown (4 KB)', md, mdBare);
+    }
+    if (!SKIP_TYPING) {
+      const runs: ResponsivenessResult[] = [];
+      for (let run = 0; run < RUNS; run++) runs.push(await responsivenessRun(browser, AGENT));
+      const m = (pick: (r: ResponsivenessResult) => number) => Math.round(median(runs.map(pick)));
+      const row =
+        `During an endless stream (3 s in): typing 21 characters ${m((r) => r.typingMs)} ms (key events: median ${m((r) => r.keyMedianMs)} ms, ` +
+        `max ${m((r) => r.keyMaxMs)} ms); tab switch ${m((r) => r.switchAwayMs)} ms, back ${m((r) => r.switchBackMs)} ms; longest task ${m((r) => r.longestTaskMs)} ms`;
+      rows.push(row);
+      console.log(row);
     }
   } finally {
     await browser.close();

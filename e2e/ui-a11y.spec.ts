@@ -44,6 +44,9 @@ test.describe('13 · accessibility and looks', () => {
   });
 
   test('axe-core finds no violations: transcript with tool cards and a permission, an elicitation form, settings, dark theme', async ({ page, host }) => {
+    // Without fades: buttons fade their background (0.12 s) while text colours change at once, and
+    // axe, run just after the theme changed, read old backgrounds under new text (a flake in CI).
+    await page.emulateMedia({ reducedMotion: 'reduce' });
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);
     await send(page, 'tools');

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { Page } from 'playwright-core';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -72,4 +73,14 @@ export function rssMB(pid: number): number {
 export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Opens a new session with `agentName` from the page's agent list, and waits until it is idle. */
+export async function newSession(page: Page, agentName: string): Promise<void> {
+  await page.getByRole('button', { name: `New session with ${agentName}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Workspace folder').fill(tmpdir());
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await page.waitForFunction(`document.querySelector('[aria-label="Session status"]')?.textContent === 'Idle'`, undefined, { timeout: 30_000 });
 }

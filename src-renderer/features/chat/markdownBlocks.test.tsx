@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { floodChunk, markdownDocument } from '../../../e2e/fixtures/flood-agent.mjs';
 import { closeOpenFence, pagesOf, parseMarkdown, samePage, SplitView } from './Markdown';
-import { blockStarts, parserWork, quickBlockStarts, skeleton, StreamingSplit, tameNesting } from './markdownBlocks';
+import { blockStarts, needsWholeDocument, parserWork, quickBlockStarts, skeleton, StreamingSplit, tameNesting, WholeDocumentCheck } from './markdownBlocks';
 
 /** What a finished message looks like when parsed in one piece (the pre-issue-11 renderer). */
 const whole = (text: string) => renderToStaticMarkup(<div className="markdown">{parseMarkdown(tameNesting(text))}</div>);
@@ -207,6 +207,17 @@ describe('incremental Markdown: a streamed message ends as the whole render', ()
     const folded = skeleton(text);
     expect(folded.split('\n').length).toBe(text.split('\n').length);
     expect(folded.length / text.length).toBeLessThan(0.5);
+  });
+
+  it('a reference definition or footnote anywhere makes the message render whole, also when it arrives late in a stream', () => {
+    expect(needsWholeDocument('See [a].\n\n[a]: https://example.com')).toBe(true);
+    expect(needsWholeDocument('Note[^1].\n\n   [^1]: the note')).toBe(true);
+    expect(needsWholeDocument('a [link](x) and time 10:30, [x] :) ]: not at a line start')).toBe(false);
+    const check = new WholeDocumentCheck();
+    let text = '';
+    for (let i = 0; i < 200; i++) expect(check.needs((text += `line ${i} with [x] and ]: inside\n`))).toBe(false);
+    expect(check.needs((text += '[x'))).toBe(false);
+    expect(check.needs((text += ']: /url\n'))).toBe(true);
   });
 
   it('block boundaries are line starts and the first is 0', () => {

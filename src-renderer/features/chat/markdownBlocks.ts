@@ -266,9 +266,13 @@ const firstLetter = (run: string) => run[0];
 
 const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 
-/** Reference definitions and footnotes change earlier blocks: such a message renders whole. */
+/**
+ * Reference definitions and footnotes change earlier blocks: such a message renders whole. A
+ * definition holds `]:`, and looking for that first is a native substring search: the regex
+ * alone took 36 ms over a 4 MB answer, one task, when its tab was switched back to (issue 11).
+ */
 export function needsWholeDocument(text: string): boolean {
-  return DEFINITION.test(text);
+  return text.includes(']:') && DEFINITION.test(text);
 }
 
 /**
@@ -287,7 +291,7 @@ export class WholeDocumentCheck {
       this.found = false;
       this.text = '';
     }
-    if (!this.found) this.found = DEFINITION.test(text.slice(this.text.lastIndexOf('\n') + 1));
+    if (!this.found) this.found = needsWholeDocument(text.slice(this.text.lastIndexOf('\n') + 1));
     this.text = text;
     return this.found;
   }

@@ -12,7 +12,7 @@ const SRC_MAIN_LAYERS = [
   ['cli.ts', 'electron/', 'testing/'], // the hosts (and the test harness, which is one)
   ['server/'], // the browser host's HTTP + WebSocket server (started by cli.ts)
   ['core/'], // the composition root and the handler table
-  ['registry/', 'history/'], // services that never import the core
+  ['registry/', 'history/', 'worktrees/'], // services that never import the core
   ['install/'], // downloads, archives, runtimes, the post-install probe
   ['sessions/'], // sessions, turns, the client side of the protocol
   ['agents/'], // AgentManager: one process per agent, initialize

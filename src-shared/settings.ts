@@ -44,6 +44,26 @@ export const mcpServerSchema = z.union([
   z.object({ name: z.string(), type: z.enum(['http', 'sse']), url: z.string().url(), headers: env.default({}) }).passthrough(),
 ]);
 
+/**
+ * Worktree sessions: where new worktrees go (default `<data>/worktrees`), and the files copied
+ * into each new worktree from the repository (untracked files such as `.env` that a checkout
+ * lacks); nothing else is copied.
+ */
+export const worktreeSettingsSchema = z
+  .object({
+    folder: z.string().min(1).optional(),
+    copyFiles: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((file) => !file.startsWith('/') && !file.split(/[\\/]/).includes('..'), 'a path relative to the repository, without ".."'),
+      )
+      .max(200)
+      .default([]),
+  })
+  .passthrough();
+
 export const settingsSchema = z
   .object({
     agents: z.array(customAgentSchema).default([]),
@@ -56,6 +76,8 @@ export const settingsSchema = z
     registryUrl: z.string().url().optional(),
     /** Remembered "always" permission choices: `${agentId}:${toolKind}` → optionKind. */
     alwaysAllow: z.record(z.string(), z.string()).default({}),
+    /** Worktree sessions (docs/WORKTREES.md). */
+    worktrees: worktreeSettingsSchema.prefault({}),
   })
   .passthrough();
 

@@ -8,6 +8,7 @@ import type { SessionManager } from '../sessions/sessionManager';
 import type { SecretStore } from '../store/secretStore';
 import type { SettingsStore } from '../store/settingsStore';
 import type { TabsStore } from '../store/tabsStore';
+import type { WorktreeService } from '../worktrees/worktreeService';
 import type { AppEvents } from './appEvents';
 
 export interface AppCoreOptions {
@@ -42,6 +43,8 @@ export interface AppCore {
   readonly history: HistoryService;
   /** The registry catalog and the installer (docs/REGISTRY.md). */
   readonly registry: RegistryService;
+  /** Worktree sessions (docs/WORKTREES.md). */
+  readonly worktrees: WorktreeService;
   readonly handlers: Handlers;
   /** Settled once the tabs of the last run are restored. */
   readonly ready: Promise<void>;

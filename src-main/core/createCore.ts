@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
@@ -16,6 +16,9 @@ import { settingsHandlers } from '../store/settingsHandlers';
 import { SettingsStore } from '../store/settingsStore';
 import { protocolFor } from '../../src-shared/settings';
 import { TabsStore } from '../store/tabsStore';
+import { WorktreeStore } from '../store/worktreeStore';
+import { worktreeHandlers } from '../worktrees/worktreeHandlers';
+import { WorktreeService } from '../worktrees/worktreeService';
 import { agentDefinitions } from './agentDefinitions';
 import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
@@ -74,6 +77,22 @@ export function createCore(options: AppCoreOptions): AppCore {
     notice,
     changed,
   });
+  const sessionRows = sessionHandlers({ sessions, agents, tabs, changed });
+  // Worktree sessions (docs/WORKTREES.md): started through the same `session.new` row.
+  const worktreeStore = new WorktreeStore(options.dataDir);
+  if (worktreeStore.error) notice('warning', `The list of worktree sessions was unreadable: ${worktreeStore.error}`);
+  const worktrees = new WorktreeService({
+    dataDir: options.dataDir,
+    settings: () => settings.settings,
+    store: worktreeStore,
+    startSession: async (agentId, cwd) => (await sessionRows['session.new']({ agentId, cwd })).sessionId,
+    closeSession: (sessionId) => {
+      sessions.close(sessionId);
+      tabs.close(sessionId);
+    },
+    sessionExists: (sessionId) => sessions.sessions.has(sessionId) || existsSync(sessions.logFile(sessionId)),
+    changed,
+  });
   const registry: RegistryService = new RegistryService(
     {
       dataDir: options.dataDir,
@@ -100,7 +119,10 @@ export function createCore(options: AppCoreOptions): AppCore {
       settingsPath: settings.file,
       defaultCwd: options.defaultCwd ?? homedir(),
       agents: agents.summaries(),
-      sessions: sessions.summaries(),
+      sessions: sessions.summaries().map((summary) => {
+        const worktree = worktreeStore.get(summary.sessionId);
+        return worktree ? { ...summary, worktree: { branch: worktree.branch, base: worktree.base } } : summary;
+      }),
       tabs: tabs.current(),
       notices: [...settingsNotice, ...events.notices()],
     };
@@ -121,7 +143,11 @@ export function createCore(options: AppCoreOptions): AppCore {
     tabs.set(open, saved.active && open.includes(saved.active) ? saved.active : (open[0] ?? null));
     changed();
   };
-  const ready = restoreTabs();
+  // A host killed while making or removing a worktree left a journal entry: finish or undo it first.
+  const ready = worktrees.engine
+    .recover()
+    .catch((error) => logError('Recovering unfinished worktree operations', error))
+    .then(restoreTabs);
   // Index logs written while the app was not running (or before a crash) in the background.
   void ready.then(() => history.reconcile()).catch((error) => logError('Reconciling the history index with the session logs', error));
 
@@ -130,7 +156,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       await ready;
       return state();
     },
-    ...sessionHandlers({ sessions, agents, tabs, changed }),
+    ...sessionRows,
     ...fsHandlers({
       defaultFolder: () => options.defaultCwd ?? homedir(),
       sessionFolders: (sessionId) => {
@@ -142,6 +168,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     ...registryHandlers(registry),
     ...historyHandlers(history),
     ...logHandlers(options.openPath),
+    ...worktreeHandlers(worktrees, { sessionTitle: (sessionId) => sessions.live(sessionId)?.fold().title ?? null, openPath: options.openPath }),
   };
 
   return {
@@ -152,6 +179,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     tabs,
     history,
     registry,
+    worktrees,
     handlers,
     ready,
     on: (listener) => events.on(listener),

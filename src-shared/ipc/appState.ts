@@ -41,6 +41,8 @@ export interface SessionSummary {
   /** Pending permission/elicitation/sign-in requests: drives the tab badge. */
   needsAttention: number;
   readonly: boolean;
+  /** Worktree sessions: the session's branch and the base it merges into (docs/WORKTREES.md). */
+  worktree?: { branch: string; base: string };
 }
 
 export interface AppNotice {

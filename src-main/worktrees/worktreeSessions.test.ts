@@ -64,7 +64,14 @@ describe('worktree sessions with real git', () => {
 
     // Both reviewed: the uncommitted change and the diff against main (the copied .env is not the agent's work).
     const reviewA = await h.core.handlers['worktree.status']({ sessionId: a });
-    expect(reviewA).toMatchObject({ exists: true, ahead: 0, behind: 0, uncommitted: [{ path: 'shared.txt', status: ' M' }], baseCheckedOutIn: repo, baseDirty: false });
+    expect(reviewA).toMatchObject({
+      exists: true,
+      ahead: 0,
+      behind: 0,
+      uncommitted: [{ path: 'shared.txt', status: ' M' }],
+      baseCheckedOutIn: repo,
+      baseDirty: false,
+    });
     expect(reviewA.diff).toContain('-line\n+from session A');
     expect(reviewA.diff).not.toContain('.env');
     const reviewB = await h.core.handlers['worktree.status']({ sessionId: b });

@@ -9,6 +9,7 @@ import { SettingsPage } from './features/settings/SettingsPage';
 import { HistoryView } from './features/history';
 import { loadSettingsPreferences } from './features/settings/actions';
 import { Notices } from './ui/Notices';
+import { OrphanWorktrees } from './features/worktrees';
 import { RegistryCatalog } from './features/registry';
 import { NARROW, useStore } from './store';
 import { closeActiveTab, cycleTab, showSession } from './features/sessions/actions';
@@ -100,6 +101,7 @@ export function App() {
           )
         )}
         <Notices />
+        <OrphanWorktrees />
         <TabStrip />
         {view === 'history' ? (
           <HistoryView />

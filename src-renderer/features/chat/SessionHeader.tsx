@@ -3,6 +3,7 @@ import { Icon } from '../../ui/Icon';
 import { statusLabel } from '../../ui/StatusDot';
 import { UsageMeter } from '../info/UsageMeter';
 import { ExportMenu } from '../history';
+import { WorktreeBadge } from '../worktrees';
 import { restartAgent } from './actions';
 
 export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId: string; panelTabs: number; panelShown: boolean }) {
@@ -25,6 +26,7 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
           <span className="session-cwd" title={cwd}>
             {cwd}
           </span>
+          <WorktreeBadge sessionId={sessionId} />
           <span aria-hidden="true">·</span>
           <span className={`session-status status-text-${status}`} aria-label="Session status">
             {status ? statusLabel(status) : ''}

@@ -6,6 +6,7 @@ import { DiffBlock } from '../diff/DiffBlock';
 import { FileViewer } from '../diff/FileViewer';
 import { PlanView } from '../plan/PlanView';
 import { TerminalView } from '../terminal/TerminalView';
+import { WorktreeReview } from '../worktrees';
 import { changedFiles } from './changedFiles';
 import { useDiskTexts } from './useDiskTexts';
 
@@ -26,14 +27,16 @@ export function usePanelTabs(sessionId: string): PanelTab[] {
     return false;
   });
   const hasFile = useSessionUi(sessionId, (ui) => ui.file !== null);
+  // A worktree session always has a Review: the branch against its base (docs/WORKTREES.md).
+  const hasWorktree = useStore((s) => Boolean(s.app?.sessions.find((summary) => summary.sessionId === sessionId)?.worktree));
   return useMemo(() => {
     const tabs: PanelTab[] = [];
     if (hasPlan) tabs.push('plan');
     if (hasTerminals) tabs.push('terminals');
-    if (hasChanges) tabs.push('review');
+    if (hasChanges || hasWorktree) tabs.push('review');
     if (hasFile) tabs.push('file');
     return tabs;
-  }, [hasPlan, hasTerminals, hasChanges, hasFile]);
+  }, [hasPlan, hasTerminals, hasChanges, hasWorktree, hasFile]);
 }
 
 /** Plan, terminals, the review of changed files and the file viewer, beside the transcript. */
@@ -77,7 +80,12 @@ export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelT
       <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`panel-tab-${tab}`}>
         {tab === 'plan' && <PlanView sessionId={sessionId} />}
         {tab === 'terminals' && <TerminalsView sessionId={sessionId} />}
-        {tab === 'review' && <ReviewView sessionId={sessionId} />}
+        {tab === 'review' && (
+          <>
+            <WorktreeReview sessionId={sessionId} />
+            <ReviewView sessionId={sessionId} />
+          </>
+        )}
         {tab === 'file' && <FileTab sessionId={sessionId} />}
       </div>
     </aside>

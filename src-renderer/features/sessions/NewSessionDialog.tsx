@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { EMPTY, useStore } from '../../store';
+import { NO_WORKTREE, newWorktreeSession, WorktreeOption, type WorktreeChoice } from '../worktrees';
 import { listFolder, newSession } from './actions';
 
 /** Choose an agent and a workspace folder, then start a session. */
@@ -11,6 +12,7 @@ export function NewSessionDialog({ agentId, onClose }: { agentId: string | null;
   const [cwd, setCwd] = useState(defaultCwd);
   const [listing, setListing] = useState<{ path: string; parent: string | null; entries: { name: string; dir: boolean }[] } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [worktree, setWorktree] = useState<WorktreeChoice>(NO_WORKTREE);
   const dialog = useRef<HTMLDialogElement>(null);
 
   useEffect(() => {
@@ -29,7 +31,7 @@ export function NewSessionDialog({ agentId, onClose }: { agentId: string | null;
   const start = async () => {
     if (!agent || !cwd) return;
     setBusy(true);
-    const result = await newSession(agent, cwd);
+    const result = worktree.enabled ? await newWorktreeSession(agent, cwd, worktree.branch.trim(), worktree.base) : await newSession(agent, cwd);
     setBusy(false);
     if (result) {
       useStore.getState().setView('session');
@@ -81,11 +83,12 @@ export function NewSessionDialog({ agentId, onClose }: { agentId: string | null;
               ))}
           </div>
         )}
+        <WorktreeOption cwd={cwd} agentId={agent} value={worktree} onChange={setWorktree} />
         <div className="dialog-actions">
           <button type="button" onClick={onClose}>
             Cancel
           </button>
-          <button type="submit" className="primary" disabled={busy || !agent || !cwd}>
+          <button type="submit" className="primary" disabled={busy || !agent || !cwd || (worktree.enabled && (!worktree.branch.trim() || !worktree.base))}>
             Start
           </button>
         </div>

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { EMPTY, NO_TABS, useStore } from '../../store';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
 import { Icon } from '../../ui/Icon';
+import { WorktreeBadge } from '../worktrees';
 import { activateTab, closeTab, moveTab } from './actions';
 
 /**
@@ -127,6 +128,7 @@ export function TabStrip() {
               >
                 {summary && <StatusDot status={summary.status} decorative />}
                 <span className="tab-title">{title}</span>
+                <WorktreeBadge sessionId={sessionId} compact />
                 {attention > 0 && !selected && (
                   <span className="badge" aria-hidden="true">
                     {attention}
@@ -135,6 +137,7 @@ export function TabStrip() {
                 <span id={`tab-state-${sessionId}`} className="visually-hidden" aria-hidden="true">
                   {state}
                   {attention > 0 ? `, ${attention} waiting for you` : ''}
+                  {summary?.worktree ? `, on branch ${summary.worktree.branch} from ${summary.worktree.base}` : ''}
                 </span>
               </button>
               {/* A mouse affordance only: keyboard users close a tab with Delete or Ctrl+W (a

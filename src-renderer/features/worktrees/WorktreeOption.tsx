@@ -1,0 +1,109 @@
+import { useEffect, useState } from 'react';
+import type { WorktreeProbe } from '../../../src-shared/ipc/worktreeContract';
+import { bridge } from '../../bridge';
+import { logRenderer } from '../../log';
+import './worktrees.css';
+
+/** What the New session dialog starts with: a plain session, or one in a new worktree. */
+export interface WorktreeChoice {
+  enabled: boolean;
+  branch: string;
+  base: string;
+}
+
+export const NO_WORKTREE: WorktreeChoice = { enabled: false, branch: '', base: '' };
+
+/**
+ * "Start in a new worktree" for the New session dialog: offered when the folder is inside a git
+ * repository (and git is new enough), else shown disabled with the reason. The branch name is
+ * suggested from the agent and editable; the base is the current branch unless another is picked.
+ */
+export function WorktreeOption({
+  cwd,
+  agentId,
+  value,
+  onChange,
+}: {
+  cwd: string;
+  agentId: string;
+  value: WorktreeChoice;
+  onChange: (choice: WorktreeChoice) => void;
+}) {
+  const [probe, setProbe] = useState<WorktreeProbe | null>(null);
+  useEffect(() => {
+    if (!cwd) return;
+    let current = true;
+    // The folder is typed or browsed: ask once it settles, not on every keystroke.
+    const timer = setTimeout(() => {
+      bridge.request('worktree.probe', { cwd, agentId: agentId || undefined }).then(
+        (answer) => {
+          if (!current) return;
+          setProbe(answer);
+          onChange(answer.available ? { ...value, branch: answer.suggestedBranch ?? '', base: answer.currentBranch ?? answer.branches[0] ?? '' } : NO_WORKTREE);
+        },
+        (error: Error) => {
+          if (!current) return;
+          logRenderer('debug', 'asking whether the folder can start a worktree session', error);
+          setProbe({
+            available: false,
+            reason: error.message,
+            gitVersion: null,
+            repoRoot: null,
+            currentBranch: null,
+            branches: [],
+            suggestedBranch: null,
+            folder: null,
+          });
+          onChange(NO_WORKTREE);
+        },
+      );
+    }, 250);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+    // `value` and `onChange` are read when the answer comes; asking again for them would loop.
+  }, [cwd, agentId]);
+
+  const available = Boolean(probe?.available);
+  return (
+    <fieldset className="worktree-option">
+      <label className="checkbox-label">
+        <input
+          type="checkbox"
+          checked={value.enabled && available}
+          disabled={!available}
+          aria-describedby="worktree-option-reason"
+          onChange={(event) => onChange({ ...value, enabled: event.target.checked })}
+        />
+        Start in a new worktree
+      </label>
+      <p id="worktree-option-reason" className="muted small">
+        {probe === null
+          ? 'Checking whether the folder is in a git repository…'
+          : available
+            ? `Its own branch and folder${probe.folder ? ` under ${probe.folder}` : ''}, so parallel sessions never step on each other.`
+            : probe.reason}
+      </p>
+      {value.enabled && available && probe && (
+        <div className="worktree-fields">
+          <label>
+            Branch name
+            <input value={value.branch} spellCheck={false} onChange={(event) => onChange({ ...value, branch: event.target.value })} />
+          </label>
+          <label>
+            Base branch
+            <select value={value.base} onChange={(event) => onChange({ ...value, base: event.target.value })}>
+              {probe.branches.map((branch) => (
+                <option key={branch} value={branch}>
+                  {branch}
+                  {branch === probe.currentBranch ? ' (current)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      )}
+    </fieldset>
+  );
+}

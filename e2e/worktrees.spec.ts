@@ -116,3 +116,34 @@ test('two agents on one repository: both reviewed, one merged, the other conflic
   expect(git(repo, 'branch', '--format=%(refname:short)').split('\n').filter(Boolean).sort()).toEqual(['fixture/alpha', 'main']);
   expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(2);
 });
+
+test('a worktree session comes back after a restart; a leftover worktree is offered for removal, naming what is lost', async ({ page }) => {
+  const repo = makeRepo();
+  const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-data-'));
+  // A worktree in the app's folder that no session claims (its session deleted, a record lost).
+  const stray = join(dataDir, 'worktrees', 'stray');
+  git(repo, 'worktree', 'add', '-q', '-b', 'stray', stray, 'main');
+  writeFileSync(join(stray, 'notes.txt'), 'unsaved\n');
+  const settings = { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '2'])] };
+  const first = await startHost({ dataDir, workspace: repo, settings, env: GIT_ENV });
+  hosts.push(first);
+  await openApp(page, first);
+  await worktreeSession(page, repo, 'fixture/kept');
+  await first.stop();
+
+  const second = await startHost({ dataDir, workspace: repo, env: GIT_ENV });
+  hosts.push(second);
+  await openApp(page, second);
+  await expect(page.getByRole('tab', { name: /fixture\/kept/ })).toBeVisible();
+  await expect(page.getByLabel('Branch fixture/kept from main', { exact: true })).toBeVisible();
+
+  const leftovers = page.getByRole('region', { name: 'Leftover worktrees' });
+  await expect(leftovers).toContainText('stray');
+  await expect(leftovers).not.toContainText('fixture/kept');
+  await leftovers.getByRole('button', { name: 'Remove stray…' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Discard this worktree?' });
+  await expect(confirm.getByRole('list', { name: 'Uncommitted files that will be lost' })).toHaveText('notes.txt');
+  await confirm.getByRole('button', { name: 'Discard worktree and branch' }).click();
+  await expect(leftovers).toBeHidden();
+  expect(git(repo, 'branch', '--format=%(refname:short)').split('\n').filter(Boolean).sort()).toEqual(['fixture/kept', 'main']);
+});

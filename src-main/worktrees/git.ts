@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { UserError } from '../errors/errors';
 
 /** What one `git` run answered. */
@@ -24,6 +25,8 @@ export function setGitBinary(binary: string): void {
  * rejects with a UserError naming the cause.
  */
 export function git(args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<GitResult> {
+  // A missing working folder makes the spawn fail with ENOENT, which would read as "no git".
+  if (!existsSync(cwd)) return Promise.reject(new UserError(`The folder ${cwd} does not exist.`));
   return new Promise((resolve, reject) => {
     execFile(
       gitBinary,

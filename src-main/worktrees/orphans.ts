@@ -36,7 +36,7 @@ export async function findOrphans(scan: OrphanScan): Promise<OrphanWorktree[]> {
   for (const name of names) {
     const path = resolve(scan.appFolder, name);
     if (name.startsWith('.') || claimed.has(path) || candidates.has(path)) continue;
-    if (!statSync(path).isDirectory()) continue;
+    if (!isFolder(path)) continue;
     candidates.set(path, { reason: 'No session uses it.' });
   }
   const orphans: OrphanWorktree[] = [];
@@ -71,4 +71,13 @@ async function describe(path: string, reason: string, info?: WorktreeInfo): Prom
     uncommitted,
     commits,
   };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    // A dangling link or a file removed meanwhile: nothing to offer.
+    return false;
+  }
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, fixtureAgent, leavePage, openApp, type RunningHost, send, shot, startHost, test } from './fixtures/host';
 
@@ -38,10 +39,17 @@ async function worktreeSession(page: Page, folder: string, branch: string): Prom
   await expect(dialog.getByLabel('Base branch')).toHaveValue('main');
   await expect(dialog.getByLabel('Branch name')).toHaveValue(/^fixture\/session-[0-9a-f]{4}$/);
   await dialog.getByLabel('Branch name').fill(branch);
+  expect(await axe(page), 'axe on the New session dialog with the worktree fields').toEqual([]);
   await dialog.getByRole('button', { name: 'Start' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByLabel('Session status')).toHaveText('Idle');
   await expect(page.getByLabel(`Branch ${branch} from main`, { exact: true })).toBeVisible();
+}
+
+/** axe-core's WCAG checks (Monaco's own DOM excluded, as in ui-a11y.spec.ts). */
+async function axe(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).exclude('.monaco-editor').exclude('.xterm').analyze();
+  return results.violations.map((v) => `${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 const review = (page: Page) => page.getByRole('region', { name: 'Worktree' });
@@ -103,6 +111,7 @@ test('two agents on one repository: both reviewed, one merged, the other conflic
   await expect(conflict).toContainText('Conflict: nothing was merged.');
   await expect(conflict.getByRole('list', { name: 'Conflicting files' })).toHaveText('shared.txt');
   await shot(page, 'worktrees-merge-conflict');
+  expect(await axe(page), 'axe on the worktree review with a conflict').toEqual([]);
   expect(git(repo, 'rev-parse', 'main')).toBe(mainBefore);
   expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe('from alpha\n');
   expect(git(repo, 'status', '--porcelain')).toBe('');

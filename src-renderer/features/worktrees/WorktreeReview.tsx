@@ -55,9 +55,9 @@ export function WorktreeReview({ sessionId }: { sessionId: string }) {
 
   return (
     <section className="worktree-review" aria-label="Worktree">
-      <h3 className="worktree-title">
+      <h2 className="worktree-title">
         Branch <code>{worktree.branch}</code> → <code>{worktree.base}</code>
-      </h3>
+      </h2>
       {status === null ? (
         <p className="muted small" role="status">
           Reading the branch…

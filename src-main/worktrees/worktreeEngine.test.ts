@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,10 @@ const worktreeCount = (repo: string) =>
 /** Runs the creation in a child process; `killAt` kills it with SIGKILL there, or `journal` kills it from outside as soon as the journal entry exists. */
 function createInChild(s: ReturnType<typeof setup>, branch: string, killAt: string): Promise<{ signal: NodeJS.Signals | null; code: number | null }> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, s.journalDir, s.folder, s.repo, branch, 'main', killAt === 'journal' ? 'never' : killAt], { stdio: 'ignore', cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, s.journalDir, s.folder, s.repo, branch, 'main', killAt === 'journal' ? 'never' : killAt], {
+      stdio: 'ignore',
+      cwd: ROOT,
+    });
     if (killAt === 'journal') {
       const poll = setInterval(() => {
         if (existsSync(s.journalDir) && readdirSync(s.journalDir).some((n) => n.endsWith('.json'))) {
@@ -119,6 +122,38 @@ describe('WorktreeEngine', () => {
     expect(branches(s.repo)).toEqual(['main']);
     expect(worktreeCount(s.repo)).toBe(1);
     expect(readdirSync(s.folder).filter((n) => n !== '.journal')).toEqual([]);
+  });
+
+  it('a removal cut short (journaled, folder deleted, branch and git metadata still there) is completed at the next start', async () => {
+    const s = setup();
+    const made = await s.engine.create(s.repo, 'agent/doomed', 'main');
+    made.done();
+    writeFileSync(join(made.info.path, 'work.txt'), 'confirmed as lost\n');
+    // What a host killed inside remove() leaves: the journal entry, the folder half gone.
+    s.engine.journal.begin({ op: 'remove', repoRoot: s.repo, path: made.info.path, branch: 'agent/doomed' });
+    rmSync(made.info.path, { recursive: true, force: true });
+    expect(worktreeCount(s.repo)).toBe(2);
+    const restarted = new WorktreeEngine({ folder: () => s.folder, copyFiles: () => [], journalDir: s.journalDir });
+    await restarted.recover();
+    expect(branches(s.repo)).toEqual(['main']);
+    expect(worktreeCount(s.repo)).toBe(1);
+    expect(readdirSync(s.journalDir)).toEqual([]);
+    // Replaying it again changes nothing and fails nothing (every step is idempotent).
+    restarted.journal.begin({ op: 'remove', repoRoot: s.repo, path: made.info.path, branch: 'agent/doomed' });
+    await restarted.recover();
+    expect(readdirSync(s.journalDir)).toEqual([]);
+  });
+
+  it('recovery keeps a branch the person moved on after a crash: only an untouched new branch is deleted', async () => {
+    const s = setup();
+    const made = await s.engine.create(s.repo, 'agent/moved', 'main');
+    // Never `done()`: as if the host died before the session was recorded, but the branch got a commit since.
+    writeFileSync(join(made.info.path, 'x.txt'), 'x\n');
+    sh(made.info.path, 'add', 'x.txt');
+    sh(made.info.path, 'commit', '-q', '-m', 'work');
+    const restarted = new WorktreeEngine({ folder: () => s.folder, copyFiles: () => [], journalDir: s.journalDir });
+    await restarted.recover();
+    expect(branches(s.repo)).toEqual(['agent/moved', 'main']);
   });
 
   it('merges with a merge commit when the base moved without conflict; the base checked out nowhere moves by ref only', async () => {

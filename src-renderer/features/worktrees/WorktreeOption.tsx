@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { WorktreeProbe } from '../../../src-shared/ipc/worktreeContract';
 import { bridge } from '../../bridge';
 import { logRenderer } from '../../log';
@@ -12,6 +12,17 @@ export interface WorktreeChoice {
 }
 
 export const NO_WORKTREE: WorktreeChoice = { enabled: false, branch: '', base: '' };
+
+const UNAVAILABLE: WorktreeProbe = {
+  available: false,
+  reason: null,
+  gitVersion: null,
+  repoRoot: null,
+  currentBranch: null,
+  branches: [],
+  suggestedBranch: null,
+  folder: null,
+};
 
 /**
  * "Start in a new worktree" for the New session dialog: offered when the folder is inside a git
@@ -30,6 +41,9 @@ export function WorktreeOption({
   onChange: (choice: WorktreeChoice) => void;
 }) {
   const [probe, setProbe] = useState<WorktreeProbe | null>(null);
+  // Read when an answer comes (the person may have typed meanwhile): a branch name they edited is kept.
+  const latest = useRef({ value, onChange, suggested: '' });
+  latest.current = { ...latest.current, value, onChange };
   useEffect(() => {
     if (!cwd) return;
     let current = true;
@@ -39,22 +53,21 @@ export function WorktreeOption({
         (answer) => {
           if (!current) return;
           setProbe(answer);
-          onChange(answer.available ? { ...value, branch: answer.suggestedBranch ?? '', base: answer.currentBranch ?? answer.branches[0] ?? '' } : NO_WORKTREE);
+          const { value: now, suggested } = latest.current;
+          const edited = now.branch !== '' && now.branch !== suggested;
+          latest.current.suggested = answer.suggestedBranch ?? '';
+          const branch = edited ? now.branch : (answer.suggestedBranch ?? '');
+          latest.current.onChange(
+            answer.available
+              ? { ...now, branch, base: answer.currentBranch ?? answer.branches[0] ?? '' }
+              : { ...NO_WORKTREE, branch: edited ? now.branch : '' },
+          );
         },
         (error: Error) => {
           if (!current) return;
           logRenderer('debug', 'asking whether the folder can start a worktree session', error);
-          setProbe({
-            available: false,
-            reason: error.message,
-            gitVersion: null,
-            repoRoot: null,
-            currentBranch: null,
-            branches: [],
-            suggestedBranch: null,
-            folder: null,
-          });
-          onChange(NO_WORKTREE);
+          setProbe({ ...UNAVAILABLE, reason: error.message });
+          latest.current.onChange({ ...latest.current.value, enabled: false });
         },
       );
     }, 250);
@@ -62,7 +75,6 @@ export function WorktreeOption({
       current = false;
       clearTimeout(timer);
     };
-    // `value` and `onChange` are read when the answer comes; asking again for them would loop.
   }, [cwd, agentId]);
 
   const available = Boolean(probe?.available);

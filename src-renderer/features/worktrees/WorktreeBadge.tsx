@@ -1,7 +1,10 @@
 import { useStore } from '../../store';
 import './worktrees.css';
 
-/** The session's branch and its base (`fixture/a ← main`), for the tab and the session header. */
+/**
+ * The session's branch and its base (`fixture/a ← main`), for the tab and the session header. On
+ * the tab (`compact`) the branch is clipped first; the tab's own description names both.
+ */
 export function WorktreeBadge({ sessionId, compact = false }: { sessionId: string; compact?: boolean }) {
   const worktree = useStore((s) => s.app?.sessions.find((summary) => summary.sessionId === sessionId)?.worktree);
   if (!worktree) return null;
@@ -17,12 +20,8 @@ export function WorktreeBadge({ sessionId, compact = false }: { sessionId: strin
         />
       </svg>
       <span className="worktree-branch">{worktree.branch}</span>
-      {!compact && (
-        <>
-          <span aria-hidden="true"> ← </span>
-          <span className="worktree-base">{worktree.base}</span>
-        </>
-      )}
+      <span aria-hidden="true">←</span>
+      <span className="worktree-base">{worktree.base}</span>
     </span>
   );
 }

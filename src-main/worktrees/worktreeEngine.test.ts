@@ -124,6 +124,19 @@ describe('WorktreeEngine', () => {
     expect(readdirSync(s.folder).filter((n) => n !== '.journal')).toEqual([]);
   });
 
+  it('recovery removes a worktree git left locked (as a kill inside `git worktree add` leaves it)', async () => {
+    const s = setup();
+    const path = join(s.folder, 'locked');
+    const base = sh(s.repo, 'rev-parse', 'main').trim();
+    s.engine.journal.begin({ op: 'create', repoRoot: s.repo, path, branch: 'agent/locked', baseCommit: base });
+    sh(s.repo, 'worktree', 'add', '-q', '-b', 'agent/locked', path, 'main');
+    sh(s.repo, 'worktree', 'lock', '--reason', 'initializing', path);
+    await s.engine.recover();
+    expect(existsSync(path)).toBe(false);
+    expect(branches(s.repo)).toEqual(['main']);
+    expect(worktreeCount(s.repo)).toBe(1);
+  });
+
   it('a removal cut short (journaled, folder deleted, branch and git metadata still there) is completed at the next start', async () => {
     const s = setup();
     const made = await s.engine.create(s.repo, 'agent/doomed', 'main');
@@ -173,6 +186,28 @@ describe('WorktreeEngine', () => {
     expect(sh(s.repo, 'show', 'main:a.txt')).toBe('a from the person\n');
     expect(sh(s.repo, 'rev-list', '--parents', '-n', '1', 'main').trim().split(' ')).toHaveLength(3);
     expect(snapshot(s.repo)).toEqual(before);
+  });
+
+  it('merges with a merge commit into a base checked out in a clean working tree: its files, index and HEAD follow', async () => {
+    const s = setup({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    const made = await s.engine.create(s.repo, 'agent/side', 'main');
+    made.done();
+    writeFileSync(join(made.info.path, 'b.txt'), 'b from the agent\n');
+    await s.engine.commit(made.info, 'agent edits b');
+    writeFileSync(join(s.repo, 'a.txt'), 'a from the person\n');
+    sh(s.repo, 'commit', '-qam', 'person edits a');
+    writeFileSync(join(s.repo, 'scratch.txt'), 'untracked, left alone\n');
+    const result = await mergeIntoBase(made.info, "Merge branch 'agent/side' into main");
+    expect(result.outcome).toBe('merged');
+    expect(readFileSync(join(s.repo, 'b.txt'), 'utf8')).toBe('b from the agent\n');
+    expect(readFileSync(join(s.repo, 'a.txt'), 'utf8')).toBe('a from the person\n');
+    expect(readFileSync(join(s.repo, 'scratch.txt'), 'utf8')).toBe('untracked, left alone\n');
+    expect(sh(s.repo, 'status', '--porcelain')).toBe('?? scratch.txt\n');
+    expect(sh(s.repo, 'log', '-1', '--format=%s%n%P', 'main').trim().split('\n')).toEqual([
+      "Merge branch 'agent/side' into main",
+      expect.stringMatching(/^\w{40} \w{40}$/),
+    ]);
+    expect((await s.engine.status(made.info)).ahead).toBe(0);
   });
 
   it('refuses to merge into a base checked out in a working tree with changes, touching nothing', async () => {

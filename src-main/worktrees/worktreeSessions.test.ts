@@ -112,6 +112,7 @@ describe('worktree sessions with real git', () => {
     const kept = await worktreeSession(first, repo, 'fixture/kept');
     const gone = await worktreeSession(first, repo, 'fixture/gone');
     await first.prompt(gone, 'writefile work.txt unsaved work');
+    await first.core.handlers['worktree.keep']({ sessionId: kept });
     const goneInfo = first.core.worktrees.require(gone);
     first.core.sessions.flush();
     await first.dispose();
@@ -123,7 +124,11 @@ describe('worktree sessions with real git', () => {
     const state = second.core.state();
     expect(state.tabs.open).toContain(kept);
     expect(state.sessions.find((s) => s.sessionId === kept)?.worktree).toEqual({ branch: 'fixture/kept', base: 'main' });
-    expect(await second.core.handlers['worktree.status']({ sessionId: kept })).toMatchObject({ exists: true, ahead: 0 });
+    expect(await second.core.handlers['worktree.status']({ sessionId: kept })).toMatchObject({
+      exists: true,
+      ahead: 0,
+      info: { branch: 'fixture/kept', kept: true },
+    });
 
     const { orphans } = await second.core.handlers['worktree.orphans']({});
     expect(orphans).toEqual([

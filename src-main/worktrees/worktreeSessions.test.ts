@@ -105,6 +105,18 @@ describe('worktree sessions with real git', () => {
     expect(h.core.worktrees.info(b)).toBeUndefined();
   });
 
+  it('a session that cannot start takes its new worktree and branch with it', async () => {
+    const repo = makeRepo();
+    const h = start(repo);
+    await h.core.ready;
+    await expect(h.core.handlers['worktree.newSession']({ agentId: 'nope', cwd: repo, branch: 'nope/x', base: 'main' })).rejects.toThrow(
+      'Unknown agent "nope".',
+    );
+    expect(branches(repo)).toEqual(['main']);
+    expect(worktreePaths(repo)).toEqual([repo]);
+    expect(h.core.state().sessions).toEqual([]);
+  });
+
   it('a worktree session survives a restart, and one whose session is gone is offered for cleanup', async () => {
     const repo = makeRepo();
     const first = start(repo);

@@ -99,6 +99,16 @@ test('two agents on one repository: both reviewed, one merged, the other conflic
   expect(readFileSync(join(repo, 'shared.txt'), 'utf8')).toBe('from alpha\n');
   await expect(review(page).getByLabel('Branch against its base')).toHaveText('0 commits not in main · 0 behind · 0 uncommitted changes');
   await shot(page, 'worktrees-merged');
+  // The browser host cannot open a folder on the machine: it says where the worktree is.
+  await review(page).getByRole('button', { name: 'Open folder' }).click();
+  await expect(
+    review(page)
+      .getByRole('status')
+      .filter({ hasText: /^The worktree is at .*acp-e2e-repo-.*-fixture-alpha$/ }),
+  ).toBeVisible();
+  await review(page).getByRole('button', { name: 'Keep' }).click();
+  await expect(review(page).getByText('Kept: the branch and its worktree stay as they are.')).toBeVisible();
+  await expect(review(page).getByRole('button', { name: 'Keep' })).toBeHidden();
 
   await betaTab.click();
   await page.getByRole('tab', { name: 'Review' }).click();

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import type { worktreeRequests } from '../../src-shared/ipc/worktreeContract';
 import { UserError } from '../errors/errors';
@@ -9,8 +10,8 @@ export function worktreeHandlers(
   deps: { sessionTitle: (sessionId: string) => string | null; openPath?: (path: string) => Promise<string> },
 ): Pick<Handlers, keyof typeof worktreeRequests> {
   return {
-    'worktree.probe': async ({ cwd, agentId }) => worktrees.engine.probe(cwd, agentId),
-    'worktree.newSession': async ({ agentId, cwd, branch, base }) => ({ sessionId: await worktrees.newSession(agentId, cwd, branch, base) }),
+    'worktree.probe': async ({ cwd, agentId }) => worktrees.engine.probe(resolve(cwd), agentId),
+    'worktree.newSession': async ({ agentId, cwd, branch, base }) => ({ sessionId: await worktrees.newSession(agentId, resolve(cwd), branch, base) }),
     'worktree.status': async ({ sessionId }) => worktrees.engine.status(worktrees.require(sessionId)),
     'worktree.commit': async ({ sessionId, message }) => ({ sha: await worktrees.engine.commit(worktrees.require(sessionId), message) }),
     'worktree.merge': async ({ sessionId }) => worktrees.merge(sessionId, deps.sessionTitle(sessionId)),

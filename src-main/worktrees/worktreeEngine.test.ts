@@ -93,6 +93,8 @@ describe('WorktreeEngine', () => {
     await expect(s.engine.create(s.repo, 'taken', 'main')).rejects.toThrow(/already exists/);
     await expect(s.engine.create(s.repo, 'bad..name', 'main')).rejects.toThrow(/not a valid branch name/);
     await expect(s.engine.create(s.repo, 'ok', 'nope')).rejects.toThrow(/no local branch "nope"/);
+    await expect(s.engine.create(s.repo, 'ok', 'main^{tree}')).rejects.toThrow(/"main\^\{tree\}" is not a valid branch name/);
+    await expect(s.engine.create(s.repo, '-ok', 'main')).rejects.toThrow(/not a valid branch name/);
     expect(branches(s.repo)).toEqual(['main', 'taken']);
     expect(worktreeCount(s.repo)).toBe(1);
   });

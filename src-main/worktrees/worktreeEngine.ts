@@ -100,6 +100,7 @@ export class WorktreeEngine {
       // The main working tree owns the repository: recovery and merges run there.
       const repoRoot = (await listWorktrees(checkout))[0]?.path ?? checkout;
       if (!(await isValidBranchName(branch, repoRoot))) throw new UserError(`"${branch}" is not a valid branch name.`);
+      if (!(await isValidBranchName(base, repoRoot))) throw new UserError(`"${base}" is not a valid branch name.`);
       if (await resolveCommit(repoRoot, `refs/heads/${branch}`)) throw new UserError(`A branch named "${branch}" already exists: choose another name.`);
       const baseCommit = await resolveCommit(repoRoot, `refs/heads/${base}`);
       if (!baseCommit) throw new UserError(`There is no local branch "${base}" to start from.`);

@@ -83,9 +83,11 @@ export class WorktreeService {
       lose,
     );
     this.options.closeSession(sessionId);
-    await this.engine.remove(info);
+    // The record goes first: a host killed during the removal then leaves only the journal entry,
+    // which the next start completes (and a removal that fails leaves an orphan that is offered).
     this.options.store.remove(sessionId);
     this.options.changed();
+    await this.engine.remove(info);
   }
 
   keep(sessionId: string): void {

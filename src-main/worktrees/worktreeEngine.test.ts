@@ -126,6 +126,22 @@ describe('WorktreeEngine', () => {
     expect(readdirSync(s.folder).filter((n) => n !== '.journal')).toEqual([]);
   });
 
+  it('recovery keeps a worktree whose session was recorded just before the kill (its entry is only ended)', async () => {
+    const s = setup();
+    const made = await s.engine.create(s.repo, 'agent/claimed', 'main');
+    // Never `done()`: killed right after the session was recorded with the worktree.
+    const restarted = new WorktreeEngine({
+      folder: () => s.folder,
+      copyFiles: () => [],
+      journalDir: s.journalDir,
+      isClaimed: (path) => path === made.info.path,
+    });
+    await restarted.recover();
+    expect(existsSync(made.info.path)).toBe(true);
+    expect(branches(s.repo)).toEqual(['agent/claimed', 'main']);
+    expect(readdirSync(s.journalDir)).toEqual([]);
+  });
+
   it('recovery removes a worktree git left locked (as a kill inside `git worktree add` leaves it)', async () => {
     const s = setup();
     const path = join(s.folder, 'locked');

@@ -29,6 +29,8 @@ export interface WorktreeEngineOptions {
   copyFiles: () => readonly string[];
   /** The journal of unfinished operations (`<data>/worktrees/.journal`). */
   journalDir: string;
+  /** Whether a session is recorded with this worktree: a creation that got that far is finished, not undone. */
+  isClaimed?: (path: string) => boolean;
   /** Tests only: called after each step of a creation (a test kills the process there). */
   afterStep?: (step: CreateStep) => void;
 }
@@ -160,7 +162,9 @@ export class WorktreeEngine {
       // A creation of this process that waits for its session to be recorded is not a leftover.
       if (this.unfinished.has(entry.id)) continue;
       try {
-        if (entry.op === 'create') await this.undoCreate(entry);
+        // Killed between recording the session and ending the entry: the worktree is the session's now.
+        if (entry.op === 'create' && this.options.isClaimed?.(entry.path)) this.journal.end(entry);
+        else if (entry.op === 'create') await this.undoCreate(entry);
         else await this.finishRemove(entry);
       } catch (error) {
         logWarn(`Recovering an unfinished worktree ${entry.op} of ${entry.path} (tried again at the next start)`, error);

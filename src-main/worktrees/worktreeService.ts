@@ -37,6 +37,7 @@ export class WorktreeService {
       folder: () => options.settings().worktrees.folder ?? this.appFolder,
       copyFiles: () => options.settings().worktrees.copyFiles,
       journalDir: join(this.appFolder, '.journal'),
+      isClaimed: (path) => options.store.entries().some(([, info]) => info.path === path),
       afterStep: options.afterStep,
     });
   }

@@ -159,6 +159,7 @@ test('a worktree session comes back after a restart; a leftover worktree is offe
   const leftovers = page.getByRole('region', { name: 'Leftover worktrees' });
   await expect(leftovers).toContainText('stray');
   await expect(leftovers).not.toContainText('fixture/kept');
+  await shot(page, 'worktrees-restart-leftover');
   await leftovers.getByRole('button', { name: 'Remove stray…' }).click();
   const confirm = page.getByRole('dialog', { name: 'Discard this worktree?' });
   await expect(confirm.getByRole('list', { name: 'Uncommitted files that will be lost' })).toHaveText('notes.txt');

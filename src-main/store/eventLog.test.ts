@@ -167,7 +167,9 @@ describe('damage notices name the lines they report', () => {
     const first = await readEventLog(logWith(130, bad));
     expect(first).toMatchObject({ skipped: 60, unreported: 60 });
     const notice = damageNotice(first.damaged, first.unreported, 's_test.jsonl');
-    expect(notice.message).toMatch(/^60 damaged line.*: lines 1, 3, .*, 99, … \(60 ranges in all, the last ending at line 119\) of s_test\.jsonl\. The rest of the session is shown\.$/);
+    expect(notice.message).toMatch(
+      /^60 damaged line.*: lines 1, 3, .*, 99, … \(60 ranges in all, the last ending at line 119\) of s_test\.jsonl\. The rest of the session is shown\.$/,
+    );
     expect((await readEventLog(logWith(130, bad, [notice]))).unreported).toBe(0);
     // A new damaged line among the unlisted ones: the unlisted ten count as unreported again, with it.
     expect((await readEventLog(logWith(130, new Set([...bad, 110]), [notice]))).unreported).toBe(11);

@@ -328,10 +328,11 @@ export class SessionManager {
     });
   }
 
-  onAgentExit(agentId: string, code: number | null, signal: string | null, stderrTail: string[]): void {
+  /** `stderrTail` is a bounded excerpt; `stderrLog` is the agent's own log, which has the rest. */
+  onAgentExit(agentId: string, code: number | null, signal: string | null, stderrTail: string[], stderrLog?: string): void {
     for (const session of this.sessions.values()) {
       if (session.agentId !== agentId || (!session.connection && !session.connecting && !session.turn)) continue;
-      session.detach({ kind: 'exited', code, signal, stderrTail });
+      session.detach({ kind: 'exited', code, signal, stderrTail, ...(stderrLog ? { stderrLog } : {}) });
     }
   }
 

@@ -51,7 +51,7 @@ test('1. the agent crashes mid-turn: what streamed stays, exit code and stderr s
   const alert = transcript(page).getByRole('alert').filter({ hasText: 'The agent exited with code 3' });
   await expect(alert).toContainText('simulated crash');
   // The excerpt says where the whole of the agent's stderr is.
-  await expect(alert).toContainText(/The last lines only; the full log is in \S+\/logs\/agents\/fixture\.log/);
+  await expect(alert).toContainText(/The agent's full log: \S+\/logs\/agents\/fixture\.log/);
   await expect(transcript(page)).toContainText('About to crash...');
   await expect(transcript(page)).toContainText('hello before');
   await expect(status(page)).not.toHaveText('Idle');

@@ -75,7 +75,7 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
           {entry.detail && entry.detail.length > 0 && <pre className="stderr">{entry.detail.join('\n')}</pre>}
           {entry.logFile && (
             <p className="notice-log">
-              The last lines only; the full log is in <code>{entry.logFile}</code>
+              The agent&apos;s full log: <code>{entry.logFile}</code>
             </p>
           )}
         </div>

@@ -61,7 +61,8 @@ test('a diff removed while its worker is still starting raises no error', async 
   await expect(transcript(page).getByText('Stopped', { exact: true })).toBeVisible();
   // The worker answers the abandoned diff once it has started: wait for the diff still on screen.
   await expect(page.getByRole('article', { name: 'Tool call: Edit src/app.ts' }).getByLabel(/lines added/)).toBeVisible();
-  // Let every held or loading script finish before the host stops (a response cut by the stop is a console error).
+  // The held route's handler finishes before the page closes. A script still loading when the
+  // host stops is sent whole (browserHost's close waits for responses in progress; issue 28):
+  // `waitForLoadState('networkidle')` here waited for nothing, as the page had been idle before.
   await page.unrouteAll({ behavior: 'wait' });
-  await page.waitForLoadState('networkidle');
 });

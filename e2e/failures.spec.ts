@@ -50,6 +50,8 @@ test('1. the agent crashes mid-turn: what streamed stays, exit code and stderr s
   await send(page, 'crash');
   const alert = transcript(page).getByRole('alert').filter({ hasText: 'The agent exited with code 3' });
   await expect(alert).toContainText('simulated crash');
+  // The excerpt says where the whole of the agent's stderr is.
+  await expect(alert).toContainText(/The agent's full log: \S+\/logs\/agents\/fixture\.log/);
   await expect(transcript(page)).toContainText('About to crash...');
   await expect(transcript(page)).toContainText('hello before');
   await expect(status(page)).not.toHaveText('Idle');

@@ -7,8 +7,10 @@ import { describeExit } from '../acp/agentWire';
 import type { ClientSide } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
+import type { AgentLogs } from './agentLog';
 import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
 import { toAuthMethods } from './authMethods';
+import { EXCERPT_LINES, stderrExcerpt } from './stderrExcerpt';
 import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
 import { obj } from '../../src-shared/acp/read';
 import { claudeRootEnv } from './quirks/claudeCodeAcp';
@@ -44,7 +46,10 @@ export interface AgentManagerOptions {
   /** Where `env_var` sign-in values are kept; they are added to the agent's environment. */
   secrets?: SecretStore;
   onChange: () => void;
-  onExit: (agentId: string, info: ExitInfo, stderrTail: string[]) => void;
+  /** An agent died on its own: the last of its stderr (a bounded excerpt) and its full log, if kept. */
+  onExit: (agentId: string, info: ExitInfo, stderrTail: string[], stderrLog?: string) => void;
+  /** Where each agent's stderr is kept in full (`<data>/logs/agents`); none in some unit tests. */
+  logs?: AgentLogs;
   /** How agents are started (default: a process; unit tests run the fixture agent in-process). */
   startAgent?: StartAgent;
   /** Which ACP protocol versions to speak with an agent (its `protocol` setting; default `v1`). */
@@ -120,10 +125,18 @@ export class AgentManager {
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
     const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
-    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent, {
-      protocol: this.options.protocol?.(agentId) ?? 'v1',
-      agent: { name: agent.name, id: agentId },
-    });
+    const logs = this.options.logs;
+    const connection: AgentLink = new AgentConnection(
+      launch,
+      this.options.clientSide(agentId),
+      logs && ((text) => logs.write(agentId, text)),
+      this.options.startAgent,
+      {
+        protocol: this.options.protocol?.(agentId) ?? 'v1',
+        agent: { name: agent.name, id: agentId },
+      },
+    );
+    logs?.note(agentId, `started: ${[launch.command, ...launch.args].join(' ')} (pid ${connection.pid ?? 'none'})`);
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {
       try {
@@ -141,7 +154,7 @@ export class AgentManager {
         this.options.onChange();
         return connection;
       } catch (error) {
-        const tail = connection.stderrTail(5).join('\n');
+        const tail = stderrExcerpt(connection.stderrTail(5), 5, 1024).join('\n');
         const message = `${agent.name} failed to start: ${(error as Error).message}${tail ? `\n${tail}` : ''}`;
         runtime.status = 'error';
         runtime.error = message;
@@ -156,6 +169,7 @@ export class AgentManager {
     this.runtimes.set(agentId, runtime);
     this.options.onChange();
     void connection.exited.then((info) => {
+      logs?.note(agentId, describeExit(info));
       this.stderrCache.set(agentId, connection.stderrTail());
       if (this.runtimes.get(agentId) !== runtime) return;
       this.runtimes.delete(agentId);
@@ -163,7 +177,7 @@ export class AgentManager {
       // Before `initialize` answered, the sessions waiting on it get the start error (with stderr).
       if (runtime.status !== 'ready') return;
       this.lastErrors.set(agentId, describeExit(info));
-      this.options.onExit(agentId, info, connection.stderrTail(20));
+      this.options.onExit(agentId, info, stderrExcerpt(connection.stderrTail(EXCERPT_LINES)), logs?.file(agentId));
     });
     return runtime.ready;
   }

@@ -20,31 +20,73 @@ export interface ExitInfo {
 /** How many stderr lines of an agent are kept (the agent log in the info dialog). */
 export const STDERR_LINES = 500;
 
-/** Keeps the last N lines of a stream of text. */
+/** Of a longer line the ring keeps this many characters at each end (the whole line is in the agent's log). */
+export const LINE_END_CHARS = 4096;
+
+/**
+ * Keeps the last N lines of a stream of text. A line longer than twice `LINE_END_CHARS`, even
+ * one that never ends, is kept as its start and its end with the count of what was left out,
+ * so memory stays bounded (500 lines of 8 KiB) whatever an agent prints.
+ */
 export class LineRing {
   private lines: string[] = [];
-  private partial = '';
+  /** The unfinished line: its first characters, its last ones, and how many between were dropped. */
+  private head = '';
+  private rest = '';
+  private dropped = 0;
   constructor(private readonly max: number) {}
 
   push(text: string): void {
-    const parts = (this.partial + text).split(/\r?\n/);
-    this.partial = parts.pop() ?? '';
-    for (const line of parts) this.add(line);
-    if (this.partial.length > 8192) {
-      this.add(this.partial);
-      this.partial = '';
+    const parts = text.split('\n');
+    const last = parts.pop() ?? '';
+    for (const part of parts) {
+      this.grow(part.endsWith('\r') ? part.slice(0, -1) : part);
+      this.keep(this.partial().replace(/\r$/, ''));
+      this.head = this.rest = '';
+      this.dropped = 0;
     }
+    this.grow(last);
   }
 
+  /** A whole line (the app's own notes: a spawn error, stdout that is not ACP). */
   add(line: string): void {
+    this.keep(
+      line.length > 2 * LINE_END_CHARS ? shortened(line.slice(0, LINE_END_CHARS), line.length - 2 * LINE_END_CHARS, line.slice(-LINE_END_CHARS)) : line,
+    );
+  }
+
+  private keep(line: string): void {
     this.lines.push(line);
     if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
   }
 
   tail(count = this.max): string[] {
-    const all = this.partial ? [...this.lines, this.partial] : this.lines;
+    const partial = this.partial();
+    const all = partial ? [...this.lines, partial] : this.lines;
     return all.slice(-count);
   }
+
+  private grow(piece: string): void {
+    if (this.head.length < LINE_END_CHARS) {
+      const taken = piece.slice(0, LINE_END_CHARS - this.head.length);
+      this.head += taken;
+      piece = piece.slice(taken.length);
+    }
+    this.rest += piece;
+    if (this.rest.length > LINE_END_CHARS) {
+      this.dropped += this.rest.length - LINE_END_CHARS;
+      this.rest = this.rest.slice(-LINE_END_CHARS);
+    }
+  }
+
+  private partial(): string {
+    return this.dropped > 0 ? shortened(this.head, this.dropped, this.rest) : this.head + this.rest;
+  }
+}
+
+/** A long line as its start, how much was left out, and its end. */
+export function shortened(start: string, dropped: number, end: string): string {
+  return `${start}… [${dropped} characters not kept] …${end}`;
 }
 
 /**

@@ -15,11 +15,16 @@ describe("an agent's stderr log", () => {
     expect(ring.tail(3)).toEqual(['line 618', 'line 619', 'partial']);
   });
 
-  it('a line without an end that grows past 8 KiB is kept as a line, so memory stays bounded', () => {
+  // Was: such a line was cut into 8 KiB lines, all kept (500 of them: 32 MB for one long line).
+  // Now it stays one line, kept as its start and end with the count of what was left out.
+  it('a line without an end that grows past 8 KiB is kept as its start and its end, so memory stays bounded', () => {
     const ring = new LineRing(3);
-    ring.push('x'.repeat(9000));
-    expect(ring.tail()).toEqual(['x'.repeat(9000)]);
+    ring.push('s' + 'x'.repeat(9000));
+    expect(ring.tail()).toEqual(['s' + 'x'.repeat(4095) + '… [809 characters not kept] …' + 'x'.repeat(4096)]);
+    for (let i = 0; i < 300; i++) ring.push('x'.repeat(65_536));
     ring.push('y\r\nnext\r\n');
-    expect(ring.tail()).toEqual(['x'.repeat(9000), 'y', 'next']);
+    expect(ring.tail()).toEqual(['s' + 'x'.repeat(4095) + `… [${9001 + 300 * 65_536 + 1 - 8192} characters not kept] …` + 'x'.repeat(4095) + 'y', 'next']);
+    ring.add('z'.repeat(10_000));
+    expect(ring.tail(1)).toEqual(['z'.repeat(4096) + '… [1808 characters not kept] …' + 'z'.repeat(4096)]);
   });
 });

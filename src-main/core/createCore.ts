@@ -1,8 +1,10 @@
+import { join } from 'node:path';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import { describeExit } from '../acp/agentWire';
+import { AgentLogs } from '../agents/agentLog';
 import { AgentManager } from '../agents/agentManager';
 import { fsHandlers } from '../fs/fsHandlers';
 import { historyHandlers } from '../history/historyHandlers';
@@ -45,9 +47,10 @@ export function createCore(options: AppCoreOptions): AppCore {
     startAgent: options.startAgent,
     protocol: (agentId) => protocolFor(settings.settings, agentId),
     onChange: changed,
-    onExit: (agentId, info, tail) => {
+    logs: new AgentLogs(join(options.dataDir, 'logs', 'agents')),
+    onExit: (agentId, info, tail, stderrLog) => {
       logWarn(`${agentId}: ${describeExit(info, tail)}`);
-      sessions.onAgentExit(agentId, info.code, info.signal, tail);
+      sessions.onAgentExit(agentId, info.code, info.signal, tail, stderrLog);
     },
   });
   const sessions: SessionManager = new SessionManager({

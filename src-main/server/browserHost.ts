@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -17,6 +18,8 @@ export interface BrowserHostOptions {
   host?: string;
   port?: number;
   token?: string;
+  /** How long `close` lets responses in progress finish before cutting them (a reader that stalled). */
+  closeGraceMs?: number;
 }
 
 export interface BrowserHost {
@@ -48,14 +51,27 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const token = options.token ?? randomBytes(24).toString('base64url');
   const host = options.host ?? '127.0.0.1';
   const rendererDir = resolve(options.rendererDir);
-  const server: Server = createServer((req, res) => serveHttp(req, res, rendererDir, token));
+  // Responses being sent, so that stopping lets them finish: a page still loading a script
+  // when the host stops gets all of it, never a cut response (issue 28).
+  const inFlight = new Set<ServerResponse>();
+  let closing = false;
+  let drained: (() => void) | null = null;
+  const server: Server = createServer((req, res) => {
+    inFlight.add(res);
+    res.on('close', () => {
+      inFlight.delete(res);
+      if (inFlight.size === 0) drained?.();
+    });
+    if (closing) res.setHeader('connection', 'close');
+    serveHttp(req, res, rendererDir, token);
+  });
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES * 4 });
 
   server.on('upgrade', (req, socket, head) => {
     // Whatever arrives, the answer is a status line; nothing a request carries may throw out of here.
     socket.on('error', logged('A socket asking to upgrade failed (a client that went away)', 'debug'));
     try {
-      const verdict = checkUpgrade(req, token);
+      const verdict = closing ? '503 Service Unavailable' : checkUpgrade(req, token);
       if (verdict) {
         socket.end(`HTTP/1.1 ${verdict}\r\nConnection: close\r\n\r\n`);
         return;
@@ -82,8 +98,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     port,
     token,
     close: async () => {
+      closing = true;
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((r) => wss.close(() => r()));
+      // Responses in progress finish first (new ones are still served, with `connection: close`);
+      // a reader that stalled is cut after the grace. Not `server.close()` yet: it also closes
+      // the connections Node counts as idle, which includes one whose response was ended but
+      // is still being sent (a cut response).
+      if (inFlight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((r) => {
+          drained = r;
+          timer = setTimeout(r, options.closeGraceMs ?? 3000);
+        });
+        clearTimeout(timer);
+      }
       const closed = new Promise<void>((r) => server.close(() => r()));
       // Keep-alive connections from open pages would hold `close` open indefinitely.
       server.closeAllConnections();
@@ -150,6 +179,24 @@ function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: strin
   }
 }
 
+/**
+ * Sends a file whole, with its length: it is read before the status line, so a read that fails
+ * (the file went away, a rebuild in progress) is a 404 or 500, never a response cut in the middle.
+ */
+async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, headers: Record<string, string>): Promise<void> {
+  let body: Buffer;
+  try {
+    body = await readFile(file);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    if (!missing) logged(`Reading ${file} to serve it`, 'warn')(error);
+    res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' }).end(missing ? 'Not found\n' : 'The file could not be read.\n');
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-length': String(body.length) });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
 function badRequest(res: ServerResponse): void {
   res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
 }
@@ -189,11 +236,7 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
   // The page's own assets load without the query string; a same-site cookie carries the token.
   if (fromQuery) headers['set-cookie'] = `acp_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`;
   if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
-  res.writeHead(200, headers);
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file)
-    .on('error', () => res.destroy())
-    .pipe(res);
+  sendFile(req, res, file, headers).catch(logged(`Serving ${file}`));
 }
 
 /** One window's connection: requests in, answers and events out. */

@@ -5,6 +5,7 @@ import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/clientSide';
 import { applyUpdateQuirks } from '../agents/quirks';
 import { missingFileReadsEmpty } from '../agents/quirks/geminiCli';
+import { notAbsoluteReason } from '../fs/absolutePath';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
@@ -120,6 +121,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
     },
     readTextFile: async (params) => {
       const session = sessionFor(params.sessionId);
+      refuseRelative(session, 'fs/read_text_file', 'path', params.path, { sessionId: params.sessionId, path: params.path });
       await checkOutside(session, params.path, 'read', deps.settings());
       try {
         return { content: readTextFile(params.path, params.line, params.limit) };
@@ -130,6 +132,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
     },
     writeTextFile: async (params) => {
       const session = sessionFor(params.sessionId);
+      refuseRelative(session, 'fs/write_text_file', 'path', params.path, { sessionId: params.sessionId, path: params.path });
       await checkOutside(session, params.path, 'write', deps.settings());
       try {
         const { oldText } = writeTextFileAtomic(params.path, params.content);
@@ -141,6 +144,8 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
     },
     createTerminal: async (params) => {
       const session = sessionFor(params.sessionId);
+      if (params.cwd != null)
+        refuseRelative(session, 'terminal/create', 'cwd', params.cwd, { sessionId: params.sessionId, command: params.command, cwd: params.cwd });
       const cwd = params.cwd ?? session.fold().cwd;
       const env: Record<string, string> = {};
       for (const variable of params.env ?? []) env[variable.name] = variable.value;
@@ -223,6 +228,19 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       session.record({ kind: 'elicitation.completed', elicitationId });
     },
   };
+}
+
+/**
+ * ACP requires absolute paths. A relative one is answered -32602 and shown in the session; it is
+ * never resolved, so the app's own working folder is never read, written or run in.
+ */
+function refuseRelative(session: Session, method: string, field: string, path: string, shown: RawObject): void {
+  const reason = notAbsoluteReason(path);
+  if (reason === null) return;
+  const message = `${method} needs an absolute ${field} (ACP requires absolute paths), but ${JSON.stringify(path)} is not one: ${reason}. Nothing was done.`;
+  const error = { code: AcpErrorCode.invalidParams, message };
+  session.record({ kind: 'acp.rejected', method, params: shown, error, note: `The agent sent a ${field} that is not an absolute path; it was refused` });
+  throw new ProtocolError(message, AcpErrorCode.invalidParams);
 }
 
 /** Reads and writes outside the workspace folders ask the person first (or are refused, per setting). */

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,6 +71,65 @@ describe('fs/read_text_file and fs/write_text_file', () => {
     await h.prompt(sessionId, 'read /etc/hostname');
     expect(h.agentText(sessionId)).toContain('outside the session');
     expect(h.eventsOf(sessionId, 'permission.requested')).toEqual([]);
+  });
+});
+
+// ACP requires absolute paths; a relative one would otherwise be resolved against the app's own folder.
+describe('relative paths in client methods', () => {
+  /** Ends the turn as a person would: every question the app asks (there should be none) is allowed. */
+  const promptAllowingAll = async (h: ReturnType<typeof makeCore>, sessionId: string, text: string) => {
+    const before = h.state(sessionId).entries.filter((e) => e.kind === 'stop').length;
+    await h.send(sessionId, text);
+    await h.waitFor(() => {
+      for (const ask of h.state(sessionId).permissions)
+        void h.core.handlers['permission.respond']({ sessionId, requestId: ask.requestId, optionId: 'allow' }).catch(() => {});
+      return h.state(sessionId).entries.filter((e) => e.kind === 'stop').length > before;
+    }, `turn "${text}" to end`);
+  };
+
+  it("fs/read_text_file with a relative path is refused -32602 without asking; the app's own files are never read", async () => {
+    const h = harnesses.track(makeCore());
+    writeFileSync(join(h.workspace, 'package.json'), '{"name":"the-workspace"}');
+    const appPackage = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { name: string };
+    const sessionId = await h.newSession();
+    for (const path of ['package.json', './package.json', '../package.json', '..\\x', 'C:foo', 'C:\\Windows\\win.ini', '']) {
+      await promptAllowingAll(h, sessionId, `readraw ${path}`);
+      const answer = h.agentText(sessionId).split('\n').at(-1)!;
+      expect(answer, path).toMatch(/^Read failed: error -32602 .*absolute path/);
+      expect(answer, path).not.toContain(appPackage.name);
+    }
+    expect(h.eventsOf(sessionId, 'permission.requested')).toEqual([]);
+  });
+
+  it('fs/write_text_file with a relative path is refused -32602 without asking, and writes nowhere', async () => {
+    const h = harnesses.track(makeCore());
+    const sessionId = await h.newSession();
+    const name = `relative-write-${process.pid}.txt`;
+    try {
+      for (const path of [name, `.\\${name}`, `C:${name}`]) {
+        await promptAllowingAll(h, sessionId, `writeraw ${path}`);
+        expect(h.agentText(sessionId).split('\n').at(-1), path).toMatch(/^Write failed: error -32602 .*absolute path/);
+      }
+      expect(existsSync(join(process.cwd(), name))).toBe(false);
+      expect(existsSync(join(h.workspace, name))).toBe(false);
+      expect(h.eventsOf(sessionId, 'permission.requested')).toEqual([]);
+      expect(h.eventsOf(sessionId, 'file.written')).toEqual([]);
+    } finally {
+      for (const stray of [name, `.\\${name}`, `C:${name}`]) rmSync(join(process.cwd(), stray), { force: true });
+    }
+  });
+
+  it("terminal/create with a relative cwd is refused -32602; no command runs in the app's folder", async () => {
+    const h = harnesses.track(makeCore());
+    const sessionId = await h.newSession();
+    for (const cwd of ['.', 'src-main', '..\\x', 'C:foo']) {
+      await h.prompt(sessionId, `termcwd ${cwd}`);
+      expect(h.agentText(sessionId).split('\n').at(-1), cwd).toMatch(/^Terminal failed: error -32602 .*absolute path/);
+    }
+    expect(h.eventsOf(sessionId, 'terminal.created')).toEqual([]);
+    // An absolute cwd still works, and a terminal with no cwd runs in the session's folder.
+    await h.prompt(sessionId, `termcwd ${h.workspace}`);
+    expect(h.agentText(sessionId).split('\n').at(-1)).toBe(`Terminal ran in ${realpathSync(h.workspace)} (exit 0).`);
   });
 });
 

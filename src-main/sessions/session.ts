@@ -35,7 +35,7 @@ export type DetachReason =
   | { kind: 'closed' }
   /** The app quits: the log keeps the turn open, and the next start closes it as interrupted. */
   | { kind: 'quit' }
-  | { kind: 'exited'; code: number | null; signal: string | null; stderrTail: string[] }
+  | { kind: 'exited'; code: number | null; signal: string | null; stderrTail: string[]; stderrLog?: string }
   | { kind: 'stopped'; message: string };
 
 /** The reason pending requests are cancelled with, per kind of detach. */
@@ -300,7 +300,10 @@ export class Session {
         .request('session/close', { sessionId: this.acpSessionId }, { timeoutMs: 10_000 })
         .catch(logged(`Closing ACP session ${this.acpSessionId} on the agent`, 'debug'));
     }
-    if (reason.kind === 'exited') this.record({ kind: 'agent.exited', code: reason.code, signal: reason.signal, stderrTail: reason.stderrTail });
+    if (reason.kind === 'exited') {
+      const { code, signal, stderrTail, stderrLog } = reason;
+      this.record({ kind: 'agent.exited', code, signal, stderrTail, ...(stderrLog ? { stderrLog } : {}) });
+    }
   }
 
   /** A tool call's kind: from the request, else from the call as announced, else `other`. */

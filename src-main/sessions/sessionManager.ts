@@ -2,7 +2,7 @@
 // restore, route by agent and session id, the per-frame batch); each method is a few lines that hand
 // off to Session, sessionConnect, clientHandlers or signIn, and splitting it would only scatter the table.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';
 import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
@@ -208,8 +208,9 @@ export class SessionManager {
     if (raced) return raced;
     const session = new Session(sessionId, folded.state.agentId, this.logFile(sessionId), this.host, folded.state);
     this.sessions.set(sessionId, session);
-    // Damage already reported in an earlier run is not reported again on every restart.
-    if (folded.unreported > 0) session.record(damageNotice(folded.unreported));
+    // Damage already reported in an earlier run is not reported again on every restart; any
+    // damaged line no notice names (wherever it is in the log) reports them all, with positions.
+    if (folded.unreported > 0) session.record(damageNotice(folded.damaged, folded.unreported, basename(this.logFile(sessionId))));
     settle(session, folded.state, folded.capabilities);
     session.fold();
     return session;
@@ -327,10 +328,11 @@ export class SessionManager {
     });
   }
 
-  onAgentExit(agentId: string, code: number | null, signal: string | null, stderrTail: string[]): void {
+  /** `stderrTail` is a bounded excerpt; `stderrLog` is the agent's own log, which has the rest. */
+  onAgentExit(agentId: string, code: number | null, signal: string | null, stderrTail: string[], stderrLog?: string): void {
     for (const session of this.sessions.values()) {
       if (session.agentId !== agentId || (!session.connection && !session.connecting && !session.turn)) continue;
-      session.detach({ kind: 'exited', code, signal, stderrTail });
+      session.detach({ kind: 'exited', code, signal, stderrTail, ...(stderrLog ? { stderrLog } : {}) });
     }
   }
 

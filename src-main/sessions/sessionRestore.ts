@@ -1,15 +1,17 @@
 import type { RawObject } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
-import { readEventLog } from '../store/eventLog';
+import { type LineRange, readEventLog } from '../store/eventLog';
 import type { Session } from './session';
 import { canReconnect, readonlyReason } from './sessionConnect';
 
 /**
  * Folds a session's log: its state, what its agent said it could do when it last connected
- * (for a read-only restore), and how many damaged lines no earlier run reported. Null for no session.
+ * (for a read-only restore), where its damaged lines are and how many no earlier run reported. Null for no session.
  */
-export async function foldLog(file: string): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; unreported: number } | null> {
+export async function foldLog(
+  file: string,
+): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; unreported: number; damaged: LineRange[] } | null> {
   let state: SessionState | undefined;
   let capabilities: RawObject | null | undefined;
   const result = await readEventLog(file, (batch) => {
@@ -17,7 +19,7 @@ export async function foldLog(file: string): Promise<{ state: SessionState; capa
     for (const event of batch) if (event.kind === 'session.connected') capabilities = event.capabilities;
   });
   if (!state || !state.agentId) return null;
-  return { state, capabilities, unreported: result.unreported };
+  return { state, capabilities, unreported: result.unreported, damaged: result.damaged };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { SessionEvent, SessionEventBody } from '../../src-shared/session/ev
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { describeProtocols, makeCore } from '../testing/coreHarness';
-import { EventLog, readEventLog } from './eventLog';
+import { damageNotice, EventLog, readEventLog } from './eventLog';
 
 function tempLog(): string {
   return join(mkdtempSync(join(tmpdir(), 'acp-log-')), 'sessions', 's_test.jsonl');
@@ -125,14 +125,60 @@ describe('EventLog', () => {
   });
 
   it('reads a missing log as empty', async () => {
-    expect(await readEventLog(join(tmpdir(), 'does-not-exist.jsonl'))).toEqual({ events: [], skipped: 0, unreported: 0 });
+    expect(await readEventLog(join(tmpdir(), 'does-not-exist.jsonl'))).toEqual({ events: [], skipped: 0, unreported: 0, damaged: [] });
   });
 
   it('handles a log that is only a torn line', async () => {
     const file = tempLog();
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, '{"kind":"sess');
-    expect(await readEventLog(file)).toEqual({ events: [], skipped: 1, unreported: 1 });
+    expect(await readEventLog(file)).toEqual({ events: [], skipped: 1, unreported: 1, damaged: [[1, 1]] });
+  });
+});
+
+describe('damage notices name the lines they report', () => {
+  /** A log of `size` lines where the lines in `bad` are torn, and the notices in `notices` follow. */
+  const logWith = (size: number, bad: Set<number>, notices: SessionEventBody[] = []) => {
+    seq = 0;
+    const file = tempLog();
+    mkdirSync(join(file, '..'), { recursive: true });
+    const lines: string[] = [];
+    for (let line = 1; line <= size; line++) lines.push(bad.has(line) ? '{"torn' : JSON.stringify(chunk(`l${line} `)));
+    for (const notice of notices) lines.push(JSON.stringify(event(notice)));
+    writeFileSync(file, lines.join('\n') + '\n');
+    return file;
+  };
+
+  it('a notice written before positions were recorded reports nothing: its damage is reported again, with positions', async () => {
+    const legacy: SessionEventBody = {
+      kind: 'notice',
+      level: 'warning',
+      message: "2 damaged line(s) in this session's log were skipped (usually the last line written before a crash).",
+    };
+    const result = await readEventLog(logWith(6, new Set([2, 3]), [legacy]));
+    expect(result).toMatchObject({ skipped: 2, unreported: 2, damaged: [[2, 3]] });
+    expect(damageNotice(result.damaged, result.unreported, 's_test.jsonl').message).toBe(
+      "2 damaged line(s) in this session's log were skipped: lines 2–3 of s_test.jsonl. The rest of the session is shown.",
+    );
+  });
+
+  it('past 50 ranges the list is shortened, and still counts as reported until a line up to its end is damaged', async () => {
+    const bad = new Set(Array.from({ length: 60 }, (_, i) => 2 * i + 1));
+    const first = await readEventLog(logWith(130, bad));
+    expect(first).toMatchObject({ skipped: 60, unreported: 60 });
+    const notice = damageNotice(first.damaged, first.unreported, 's_test.jsonl');
+    expect(notice.message).toMatch(
+      /^60 damaged line.*: lines 1, 3, .*, 99, … \(60 ranges in all, the last ending at line 119\) of s_test\.jsonl\. The rest of the session is shown\.$/,
+    );
+    expect((await readEventLog(logWith(130, bad, [notice]))).unreported).toBe(0);
+    // A new damaged line among the unlisted ones: the unlisted ten count as unreported again, with it.
+    expect((await readEventLog(logWith(130, new Set([...bad, 110]), [notice]))).unreported).toBe(11);
+    expect((await readEventLog(logWith(130, new Set([...bad, 125]), [notice]))).unreported).toBe(1);
+    const again = await readEventLog(logWith(130, new Set([...bad, 2]), [notice]));
+    expect(again.unreported).toBe(11);
+    expect(damageNotice(again.damaged, again.unreported, 's_test.jsonl').message).toMatch(
+      /^61 damaged line.*: lines 1–3, 5, .*\(11 of them not reported before\)/,
+    );
   });
 });
 

@@ -160,19 +160,78 @@ export interface ReadResult {
   events: SessionEvent[];
   /** Lines that could not be used: not JSON (a torn last line after a crash) or not an event. */
   skipped: number;
-  /** Skipped lines after the last damage notice in the log: the ones nobody was told about yet. */
+  /** Skipped lines that no damage notice in the log names: the ones nobody was told about yet. */
   unreported: number;
+  /** Where the skipped lines are: 1-based line numbers of the file, as inclusive ranges. */
+  damaged: LineRange[];
 }
+
+/** Inclusive, 1-based line numbers `[first, last]`. */
+export type LineRange = [number, number];
 
 const DAMAGE_NOTICE = "damaged line(s) in this session's log were skipped";
+/** Past this many ranges a notice lists the first ones and says where the last one ends. */
+const LISTED_RANGES = 50;
 
-/** The notice recorded for damaged lines; reading it back marks the damage before it as reported. */
-export function damageNotice(count: number): { kind: 'notice'; level: 'warning'; message: string } {
-  return { kind: 'notice', level: 'warning', message: `${count} ${DAMAGE_NOTICE} (usually the last line written before a crash).` };
+/**
+ * The notice recorded for damaged lines: how many, and where (line numbers of `fileName`).
+ * Reading it back marks exactly the lines it names as reported, so damage that appears later,
+ * even before it in the log, is reported again; `fresh` is how many were never reported.
+ */
+export function damageNotice(damaged: readonly LineRange[], fresh: number, fileName: string): { kind: 'notice'; level: 'warning'; message: string } {
+  const count = damaged.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+  const listed = damaged.slice(0, LISTED_RANGES).map(([first, last]) => (first === last ? `${first}` : `${first}–${last}`));
+  const more = damaged.length > LISTED_RANGES ? `, … (${damaged.length} ranges in all, the last ending at line ${damaged.at(-1)![1]})` : '';
+  const where = `${count === 1 ? 'line' : 'lines'} ${listed.join(', ')}${more} of ${fileName}`;
+  const news = fresh < count ? ` (${fresh} of them not reported before)` : '';
+  return { kind: 'notice', level: 'warning', message: `${count} ${DAMAGE_NOTICE}: ${where}${news}. The rest of the session is shown.` };
 }
 
-function isDamageNotice(event: SessionEvent): boolean {
-  return event.kind === 'notice' && event.message.includes(DAMAGE_NOTICE);
+/** What a damage notice says it reported: the ranges it lists, and for a shortened list, how many lines up to which line. */
+interface DamageClaim {
+  ranges: LineRange[];
+  upTo?: { line: number; count: number };
+}
+
+function damageClaim(event: SessionEvent): DamageClaim | null {
+  if (event.kind !== 'notice' || !event.message.includes(DAMAGE_NOTICE)) return null;
+  // A notice from before positions were recorded names no line: what it reported is unknown.
+  const listed = /skipped: lines? (\d+(?:–\d+)?(?:, \d+(?:–\d+)?)*)/.exec(event.message);
+  if (!listed) return { ranges: [] };
+  const ranges = listed[1].split(', ').map((range): LineRange => {
+    const [first, last = first] = range.split('–').map(Number);
+    return [first, last];
+  });
+  const more = /, … \(\d+ ranges in all, the last ending at line (\d+)\)/.exec(event.message);
+  return more ? { ranges, upTo: { line: Number(more[1]), count: Number(/^(\d+)/.exec(event.message)?.[1] ?? -1) } } : { ranges };
+}
+
+/** Damaged lines (ascending) that no claim covers. */
+function countUnreported(damaged: readonly number[], claims: readonly DamageClaim[]): number {
+  if (damaged.length === 0) return 0;
+  const isDamaged = new Set(damaged);
+  const lastDamaged = damaged[damaged.length - 1];
+  const reported = new Set<number>();
+  for (const claim of claims) {
+    for (const [first, last] of claim.ranges) for (let line = first; line <= Math.min(last, lastDamaged); line++) if (isDamaged.has(line)) reported.add(line);
+    // A shortened list covers every damaged line up to its last one, if their number is still the same.
+    if (claim.upTo) {
+      const upTo = claim.upTo;
+      const before = damaged.filter((line) => line <= upTo.line);
+      if (before.length === upTo.count) for (const line of before) reported.add(line);
+    }
+  }
+  return damaged.length - reported.size;
+}
+
+function toRanges(lines: readonly number[]): LineRange[] {
+  const ranges: LineRange[] = [];
+  for (const line of lines) {
+    const last = ranges.at(-1);
+    if (last && last[1] === line - 1) last[1] = line;
+    else ranges.push([line, line]);
+  }
+  return ranges;
 }
 
 /** Adaptive batches start here and double up to MAX_BATCH (see readEventLog). */
@@ -191,22 +250,24 @@ const MAX_BATCH = 16_384;
 export async function readEventLog(file: string, onBatch?: (events: SessionEvent[]) => void, batchSize = 0): Promise<ReadResult> {
   let limit = batchSize > 0 ? batchSize : FIRST_BATCH;
   const all: SessionEvent[] = [];
-  let skipped = 0;
-  let unreported = 0;
-  if (!existsSync(file)) return { events: all, skipped, unreported };
+  const damaged: number[] = [];
+  const claims: DamageClaim[] = [];
+  if (!existsSync(file)) return { events: all, skipped: 0, unreported: 0, damaged: [] };
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let batch: SessionEvent[] = [];
+  let lineNumber = 0;
   for await (const line of lines) {
+    lineNumber++;
     if (!line.trim()) continue;
     try {
       // Valid JSON of the wrong shape is skipped like a torn line (the fold would throw on it).
       const event = validEvent(JSON.parse(line));
       if (!event) {
-        skipped++;
-        unreported++;
+        damaged.push(lineNumber);
         continue;
       }
-      if (isDamageNotice(event)) unreported = 0;
+      const claim = damageClaim(event);
+      if (claim) claims.push(claim);
       if (onBatch) {
         batch.push(event);
         if (batch.length >= limit) {
@@ -218,10 +279,9 @@ export async function readEventLog(file: string, onBatch?: (events: SessionEvent
         all.push(event);
       }
     } catch {
-      skipped++;
-      unreported++;
+      damaged.push(lineNumber);
     }
   }
   if (onBatch && batch.length) onBatch(batch);
-  return { events: all, skipped, unreported };
+  return { events: all, skipped: damaged.length, unreported: countUnreported(damaged, claims), damaged: toRanges(damaged) };
 }

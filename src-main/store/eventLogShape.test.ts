@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -62,6 +62,30 @@ describe('log lines of the wrong shape', () => {
       await core.sessions.restore(ID);
       core.sessions.flush();
       expect(damageNotices(core), `run ${run}`).toHaveLength(1);
+      await core.dispose();
+    }
+  });
+
+  it('damage that appears before an existing damage notice is still reported, with every damaged line by count and position', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'acp-shape-'));
+    damagedLog(dataDir);
+    const file = join(dataDir, 'sessions', `${ID}.jsonl`);
+    let core = createCore({ dataDir, host: 'browser', defaultCwd: dataDir });
+    await core.sessions.restore(ID);
+    core.sessions.flush();
+    expect(damageNotices(core)[0]).toMatchObject({ message: expect.stringMatching(/^4 damaged line.*lines 3, 5–7\b/) });
+    await core.dispose();
+    // Later, a good line in the middle (line 2, before the notice) is damaged too.
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines[1] = lines[1].slice(0, 40);
+    writeFileSync(file, lines.join('\n'));
+    for (let run = 0; run < 2; run++) {
+      core = createCore({ dataDir, host: 'browser', defaultCwd: dataDir });
+      await core.sessions.restore(ID);
+      core.sessions.flush();
+      const notices = damageNotices(core);
+      expect(notices, `run ${run}`).toHaveLength(2);
+      expect(notices[1]).toMatchObject({ message: expect.stringMatching(/^5 damaged line.*lines 2–3, 5–7\b.*1 of them not reported before/) });
       await core.dispose();
     }
   });

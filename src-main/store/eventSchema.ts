@@ -54,7 +54,7 @@ const bodies = {
   'acp.rejected': { method: str, params: object, error: object, note: optionalStr },
   'auth.required': { methods: z.array(z.looseObject({ id: str, name: str, type: str })), message: optionalStr },
   'auth.completed': { methodId: str },
-  'agent.exited': { code: z.number().nullable(), signal: z.string().nullable(), stderrTail: z.array(z.string()) },
+  'agent.exited': { code: z.number().nullable(), signal: z.string().nullable(), stderrTail: z.array(z.string()), stderrLog: z.string().optional() },
   notice: { level: z.enum(['info', 'warning', 'error']), message: str },
   'session.readonly': { reason: str },
   'message.upserted': { role: str, messageId: str, content },

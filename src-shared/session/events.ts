@@ -133,7 +133,8 @@ export type SessionEventBody =
   | { kind: 'acp.rejected'; method: string; params: RawObject; error: RawObject; note?: string }
   | { kind: 'auth.required'; methods: AuthMethodInfo[]; message?: string }
   | { kind: 'auth.completed'; methodId: string }
-  | { kind: 'agent.exited'; code: number | null; signal: string | null; stderrTail: string[] }
+  /** `stderrTail`: a bounded excerpt (40 lines, 4 KB); `stderrLog`: the agent's own log file, which has the rest. */
+  | { kind: 'agent.exited'; code: number | null; signal: string | null; stderrTail: string[]; stderrLog?: string }
   | { kind: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   /** Marks that the session is shown read-only until the person starts a new one from it. */
   | { kind: 'session.readonly'; reason: string }

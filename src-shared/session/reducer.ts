@@ -257,6 +257,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         level: 'error',
         message: `The agent exited${event.code !== null ? ` with code ${event.code}` : ''}${event.signal ? ` (signal ${event.signal})` : ''}.`,
         detail: event.stderrTail,
+        ...(event.stderrLog ? { logFile: event.stderrLog } : {}),
       });
       return;
     case 'notice':

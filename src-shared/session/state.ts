@@ -76,6 +76,8 @@ export interface NoticeEntry {
   level: 'info' | 'warning' | 'error';
   message: string;
   detail?: string[];
+  /** Where the rest of `detail` is (an agent's own log file). */
+  logFile?: string;
 }
 export interface FileWrittenEntry {
   kind: 'file';

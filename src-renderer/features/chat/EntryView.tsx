@@ -73,6 +73,11 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
         <div className={`entry notice notice-${entry.level}`} role={entry.level === 'error' ? 'alert' : 'status'}>
           <p>{entry.message}</p>
           {entry.detail && entry.detail.length > 0 && <pre className="stderr">{entry.detail.join('\n')}</pre>}
+          {entry.logFile && (
+            <p className="notice-log">
+              The agent&apos;s full log: <code>{entry.logFile}</code>
+            </p>
+          )}
         </div>
       );
     case 'file':

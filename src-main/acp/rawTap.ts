@@ -35,11 +35,11 @@ export function tapIncoming(tap: Pick<MessageTap, 'incoming'>): (message: AnyMes
 }
 
 /** The writing side of `stream` tapped (and oversized messages refused); see `tapIncoming`. */
-export function tapMessages(stream: MessageStream, tap: Pick<MessageTap, 'outgoing'>): Stream {
+export function tapMessages(stream: MessageStream, tap: Pick<MessageTap, 'outgoing'>, maxBytes = MAX_LINE_BYTES): Stream {
   const writer = new TransformStream<AnyMessage, AnyMessage>({
     transform(message, controller) {
       // The agent's SDK dies on a line over its limit ("exited with code 1"): never send one.
-      const refused = refuseOversize(message);
+      const refused = refuseOversize(message, maxBytes);
       if (refused) {
         if (refused.toUs) stream.inject(refused.toUs);
         if (!refused.toAgent) return;

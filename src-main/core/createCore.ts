@@ -17,6 +17,8 @@ import { SettingsStore } from '../store/settingsStore';
 import { protocolFor } from '../../src-shared/settings';
 import { TabsStore } from '../store/tabsStore';
 import { agentDefinitions } from './agentDefinitions';
+import { RemoteAgents } from './remoteAgents';
+import { remoteAgentHandlers, withRemote } from './remoteAgentHandlers';
 import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
@@ -35,7 +37,7 @@ export function createCore(options: AppCoreOptions): AppCore {
   const settings = new SettingsStore(options.dataDir);
   settings.watch(changed);
   const agents: AgentManager = new AgentManager({
-    definitions: () => agentDefinitions(settings.settings, registry.definitions()),
+    definitions: () => agentDefinitions(settings.settings, registry.definitions(), agents.secrets),
     clientSide: (agentId) => sessions.clientSide(agentId),
     initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
     secrets: options.secrets,
@@ -44,6 +46,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     onChange: changed,
     onExit: (agentId, info, tail) => {
       logWarn(`${agentId}: ${describeExit(info, tail)}`);
+      if (remote.handleExit(agentId, info)) return;
       sessions.onAgentExit(agentId, info.code, info.signal, tail);
     },
   });
@@ -63,6 +66,18 @@ export function createCore(options: AppCoreOptions): AppCore {
     },
     cancelGraceMs: options.cancelGraceMs,
     updateSettings: (mutate) => settings.update(mutate),
+  });
+  // ---- remote agents (issue 26): connection state and reconnecting with backoff
+  const remote = new RemoteAgents({
+    endpoint: (agentId) => agents.find(agentId)?.launch?.remote,
+    connect: (agentId) => agents.ensureRunning(agentId),
+    detachSessions: (agentId, message) =>
+      sessions.detachForReconnect(agentId, message).map((session) => ({
+        reconnect: () => sessions.connect(session),
+        notice: (text: string) => session.record({ kind: 'notice', level: 'info', message: text }),
+      })),
+    changed,
+    backoffMs: options.remoteBackoffMs,
   });
   const tabs = new TabsStore(options.dataDir);
   const history: HistoryService = new HistoryService({
@@ -99,7 +114,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       dataDir: options.dataDir,
       settingsPath: settings.file,
       defaultCwd: options.defaultCwd ?? homedir(),
-      agents: agents.summaries(),
+      agents: agents.summaries().map((agent) => withRemote(agent, remote)),
       sessions: sessions.summaries(),
       tabs: tabs.current(),
       notices: [...settingsNotice, ...events.notices()],
@@ -125,12 +140,14 @@ export function createCore(options: AppCoreOptions): AppCore {
   // Index logs written while the app was not running (or before a crash) in the background.
   void ready.then(() => history.reconcile()).catch((error) => logError('Reconciling the history index with the session logs', error));
 
+  const sessionRows = sessionHandlers({ sessions, agents, tabs, changed });
+  const sessionRestart = sessionRows['agent.restart'];
   const handlers: Handlers = {
     'app.state': async () => {
       await ready;
       return state();
     },
-    ...sessionHandlers({ sessions, agents, tabs, changed }),
+    ...sessionRows,
     ...fsHandlers({
       defaultFolder: () => options.defaultCwd ?? homedir(),
       sessionFolders: (sessionId) => {
@@ -139,6 +156,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       },
     }),
     ...settingsHandlers(settings, changed),
+    ...remoteAgentHandlers({ settings, secrets: agents.secrets, changed, forget: (agentId) => remote.forget(agentId), restart: sessionRestart }),
     ...registryHandlers(registry),
     ...historyHandlers(history),
     ...logHandlers(options.openPath),
@@ -167,6 +185,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       return [...turns, ...registry.installer.activeOperations()];
     },
     dispose: async () => {
+      remote.dispose();
       await sessions.disposeAll();
       await history.dispose();
       await agents.stopAll();

@@ -122,8 +122,11 @@ describeProtocols('remote agents over the network', (protocol) => {
       await h.prompt(sessionId, 'huge update', 30_000);
       expect(h.agentText(sessionId)).toContain('After the huge message.');
       expect(h.agentText(sessionId)).not.toContain('xxxxxxxxxx');
-      await h.prompt(sessionId, 'huge answer', 30_000);
-      expect(JSON.stringify(h.lastStop(sessionId))).toContain('over the 16 MiB limit of one message over the network');
+      if (protocol === 'v1') {
+        // Only v1's prompt answer carries what the scenario pads (v2's fixture ends turns by state).
+        await h.prompt(sessionId, 'huge answer', 30_000);
+        expect(JSON.stringify(h.lastStop(sessionId))).toContain('over the 16 MiB limit of one message over the network');
+      }
       await h.prompt(sessionId, 'still connected');
       expect(h.agentText(sessionId)).toContain('still connected');
       expect(remoteState(h)?.state).toBe('connected');

@@ -64,7 +64,9 @@ export function tappedMessages(
         try {
           result = await reader.read();
         } catch (error) {
-          if (!closed) ((closed = true), controller.error(error));
+          if (closed) return;
+          closed = true;
+          controller.error(error);
           return;
         }
         if (closed) return;

@@ -49,7 +49,10 @@ function connectProcess(spec: LaunchSpec, stream: Stream, events: BridgeEvents):
         inject?.({
           jsonrpc: '2.0',
           id,
-          error: { code: -32603, message: `The agent's answer was ${mib} MiB, over the ${REMOTE_MAX_MESSAGE_BYTES / 1024 / 1024} MiB limit of one message over the network; the bridge dropped it.` },
+          error: {
+            code: -32603,
+            message: `The agent's answer was ${mib} MiB, over the ${REMOTE_MAX_MESSAGE_BYTES / 1024 / 1024} MiB limit of one message over the network; the bridge dropped it.`,
+          },
         } as AnyMessage);
       },
     },

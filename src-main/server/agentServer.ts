@@ -90,7 +90,9 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     const refused = checkRequest(req, token);
     if (refused) {
       stats.refused++;
-      socket.end(`HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\n\r\n`,
+      );
       return;
     }
     bridge.upgrade(req, socket, head);

@@ -75,7 +75,12 @@ describeProtocols('remote agents over the network', (protocol) => {
       await h.waitFor(() => h.lastStop(sessionId) !== undefined, 'the cut turn to end');
       expect(h.lastStop(sessionId)).toMatchObject({ stopReason: 'error' });
       expect(JSON.stringify(h.lastStop(sessionId))).toMatch(/was cut|closed the connection|refused|failed/);
-      expect(h.notices(sessionId).map((n) => n.message).join('\n')).toContain('ACP v1 does not replay');
+      expect(
+        h
+          .notices(sessionId)
+          .map((n) => n.message)
+          .join('\n'),
+      ).toContain('ACP v1 does not replay');
       await h.waitFor(() => remoteState(h)?.state === 'reconnecting' || remoteState(h)?.state === 'offline', 'the reconnecting state');
       expect(remoteState(h)?.state).toBe('reconnecting');
       server = await startBridge(['--resume'], { port });

@@ -45,7 +45,10 @@ export async function startSdkServer(): Promise<{ url: string; close(): Promise<
         const host = startInProcess({ command: process.execPath, args: [FIXTURE_AGENT, '--delay', '0', '--resume'], env: {} });
         const { input, output } = host.webStreams();
         const agent = ndJsonStream(output, input);
-        void stream.readable.pipeTo(agent.writable).catch(() => {}).finally(() => void host.stop());
+        void stream.readable
+          .pipeTo(agent.writable)
+          .catch(() => {})
+          .finally(() => void host.stop());
         void agent.readable.pipeTo(stream.writable).catch(() => {});
         return { closed: host.exited.then(() => {}) };
       },

@@ -4,7 +4,7 @@ import { createHttpStream } from '@agentclientprotocol/sdk/experimental/http-cli
 import { createWebSocketStream, type WebSocketConstructor } from '@agentclientprotocol/sdk/experimental/ws-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { checkRequest, startAgentServer, type AgentServer } from './agentServer';
+import { checkRequest, startAgentServer, type AgentServer } from '../server/agentServer';
 import { startBridge } from '../testing/remoteHarness';
 import { FIXTURE_AGENT } from '../testing/coreHarness';
 

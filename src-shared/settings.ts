@@ -32,15 +32,15 @@ export const customAgentSchema = z
     /** `ws://`, `wss://`, `http://` or `https://`; plain ws/http only to loopback unless `allowInsecure`. */
     url: z.string().min(1).max(2048).optional(),
     /** Headers sent on every request (e.g. `Authorization`); secret values live in the secret store. */
-    headers: env.default({}),
+    headers: env.optional(),
     /** Names of headers whose values are kept in the secret store (never in this file). */
-    secretHeaders: z.array(z.string().min(1).max(200)).max(50).default([]),
+    secretHeaders: z.array(z.string().min(1).max(200)).max(50).optional(),
     /** Allow plain ws/http to a non-loopback address (unencrypted: a warning says why). */
-    allowInsecure: z.boolean().default(false),
+    allowInsecure: z.boolean().optional(),
     /** Offer this computer's files (`fs/*`) to the remote agent. Off by default: they are not on its machine. */
-    clientFs: z.boolean().default(false),
+    clientFs: z.boolean().optional(),
     /** Offer this computer's terminals (`terminal/*`) to the remote agent. Off by default. */
-    clientTerminal: z.boolean().default(false),
+    clientTerminal: z.boolean().optional(),
     /** Seconds without data from a remote agent, while an answer is awaited, before its connection counts as dead (default 45). */
     stallSeconds: z.number().min(0.1).max(3600).optional(),
   })

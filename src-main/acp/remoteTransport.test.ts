@@ -26,7 +26,7 @@ describe('remote agent entries', () => {
   it('settings.json takes url + headers instead of command; both or neither is an error naming the entry', () => {
     const ok = parseSettings(JSON.stringify({ agents: [{ id: 'r', name: 'R', url: 'wss://dev.example/acp', headers: { Authorization: 'Bearer x' } }] }));
     expect(ok.error).toBeNull();
-    expect(ok.settings.agents[0]).toMatchObject({ url: 'wss://dev.example/acp', clientFs: false, clientTerminal: false, allowInsecure: false });
+    expect(ok.settings.agents[0]).toMatchObject({ url: 'wss://dev.example/acp', headers: { Authorization: 'Bearer x' } });
     const both = parseSettings(
       JSON.stringify({
         agents: [

@@ -32,9 +32,10 @@ export function remoteAgentDefinition(agent: CustomAgent, secrets?: SecretStore)
   const remote: RemoteEndpoint = {
     url,
     headers: { ...agent.headers, ...readAgentHeaders(secrets, agent.id) },
-    allowInsecure: agent.allowInsecure,
-    clientFs: agent.clientFs,
-    clientTerminal: agent.clientTerminal,
+    // Off unless the person turned them on (the settings keep only what was written).
+    allowInsecure: agent.allowInsecure ?? false,
+    clientFs: agent.clientFs ?? false,
+    clientTerminal: agent.clientTerminal ?? false,
     ...(agent.stallSeconds ? { stallSeconds: agent.stallSeconds } : {}),
   };
   return {

@@ -4,6 +4,7 @@ import { statusLabel } from '../../ui/StatusDot';
 import { UsageMeter } from '../info/UsageMeter';
 import { ExportMenu } from '../history';
 import { restartAgent } from './actions';
+import { RemoteSessionLine } from '../remote/RemoteStatus';
 
 export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId: string; panelTabs: number; panelShown: boolean }) {
   const title = useStore((s) => s.sessions[sessionId]?.title);
@@ -30,6 +31,7 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
             {status ? statusLabel(status) : ''}
           </span>
         </p>
+        {agentId && <RemoteSessionLine agentId={agentId} />}
       </div>
       <div className="session-actions">
         <UsageMeter sessionId={sessionId} />

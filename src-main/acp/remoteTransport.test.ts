@@ -169,6 +169,7 @@ describe('a clear message for each way a connection fails', () => {
     const tooLarge = Object.assign(new Error('Incoming ACP data exceeds the configured 16777216 byte limit'), { name: 'MessageTooLargeError' });
     expect(describeRemoteFailure(tooLarge, url)).toContain('larger than the 16 MiB limit');
     expect(describeRemoteFailure(cause('ECONNRESET'), url)).toContain('was cut');
+    expect(describeRemoteFailure(new Error('ACP connection SSE stream closed'), url)).toContain('closed its event stream');
     expect(describeRemoteFailure(cause('CERT_HAS_EXPIRED'), url)).toContain('TLS');
     expect(isPermanentFailure(describeRemoteFailure(new Error('Unexpected server response: 401'), url))).toBe(true);
     expect(isPermanentFailure(describeRemoteFailure(cause('ECONNRESET'), url))).toBe(false);

@@ -32,7 +32,9 @@ async function startBridge(port = 0): Promise<Bridge> {
     const timer = setTimeout(() => reject(new Error(`bridge did not start:\n${output}`)), 15_000);
     child.stdout!.on('data', () => {
       const match = /agent server at (\S+)/.exec(output);
-      if (match) (clearTimeout(timer), resolve(match[1]));
+      if (!match) return;
+      clearTimeout(timer);
+      resolve(match[1]);
     });
     child.once('exit', (code) => reject(new Error(`bridge exited with ${code}:\n${output}`)));
   });
@@ -65,8 +67,8 @@ async function openApp(page: Page, host: RunningHost): Promise<void> {
 
 const transcript = (page: Page) => page.getByRole('log', { name: 'Transcript' });
 
-let bridges: Bridge[] = [];
-let hosts: RunningHost[] = [];
+const bridges: Bridge[] = [];
+const hosts: RunningHost[] = [];
 test.afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.stop()));
   await Promise.all(bridges.splice(0).map((bridge) => bridge.stop()));
@@ -83,7 +85,9 @@ test.describe('remote agents', () => {
       await startSession(page, 'Remote Fixture', host.workspace);
       const line = page.getByRole('group', { name: 'Remote agent' });
       await expect(line.getByLabel('Connection state')).toHaveText('Remote agent · connected');
-      await expect(line).toContainText("Runs on 127.0.0.1: the files it reads and edits and the commands it runs are on 127.0.0.1. This computer's files and terminals are not offered to it.");
+      await expect(line).toContainText(
+        "Runs on 127.0.0.1: the files it reads and edits and the commands it runs are on 127.0.0.1. This computer's files and terminals are not offered to it.",
+      );
       await expect(page.getByText('remote · connected · 127.0.0.1')).toBeVisible();
       await send(page, 'permission');
       const card = transcript(page).getByRole('article', { name: 'Tool call: Edit src/app.ts' });
@@ -97,7 +101,9 @@ test.describe('remote agents', () => {
     });
   }
 
-  test('the bridge stopped mid-turn: a clear error ends the turn, the agent shows reconnecting, and the session continues once it is back', async ({ page }) => {
+  test('the bridge stopped mid-turn: a clear error ends the turn, the agent shows reconnecting, and the session continues once it is back', async ({
+    page,
+  }) => {
     let bridge = await startBridge();
     bridges.push(bridge);
     const host = await startHost({ settings: remoteSettings(bridge.url), env: { ACP_DESKTOP_REMOTE_BACKOFF_MS: '500,1000,1000,1000,1000,1000,1000,1000' } });
@@ -121,7 +127,9 @@ test.describe('remote agents', () => {
     await expect(page.getByLabel('Session status')).toHaveText('Idle');
   });
 
-  test('Settings › Add a remote agent: an unencrypted address elsewhere is refused with why; a loopback one is added, its token kept secret @once', async ({ page }) => {
+  test('Settings › Add a remote agent: an unencrypted address elsewhere is refused with why; a loopback one is added, its token kept secret @once', async ({
+    page,
+  }) => {
     const host = await startHost({ settings: { agents: [] } });
     hosts.push(host);
     await openApp(page, host);

@@ -87,8 +87,7 @@ export function describeRemoteFailure(error: unknown, url: string): string {
     return `The secure (TLS) connection to ${host} failed: ${f.text.slice(0, 200)}. Check that the server's certificate is valid for this name and trusted here, and that the URL's scheme matches the server (wss/https only where TLS is served).`;
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || /timed out|timeout/i.test(f.text))
     return `The remote agent at ${host} did not answer in time (timed out).`;
-  if (/SSE stream closed/.test(f.text))
-    return `The remote agent at ${host} closed its event stream (the server stopped or dropped the connection).`;
+  if (/SSE stream closed/.test(f.text)) return `The remote agent at ${host} closed its event stream (the server stopped or dropped the connection).`;
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET' || /socket hang up|other side closed|terminated/i.test(f.text))
     return `The connection to the remote agent at ${host} was cut (the network or the server dropped it).`;
   return `The connection to the remote agent at ${host} failed: ${f.text.slice(0, 300) || 'no reason given'}.`;

@@ -15,6 +15,7 @@ import { v1 } from './dialects/v1';
 import { formatSeconds } from './formatSeconds';
 import { agentMessages } from './agentStream';
 import { RemoteAgentHost, remoteTiming } from './remoteHost';
+import { isPermanentFailure } from './remoteErrors';
 import { REMOTE_MAX_MESSAGE_BYTES } from '../../src-shared/remote';
 import { tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
@@ -237,6 +238,9 @@ export class AgentWire {
         agent: this.agent,
         start: () => {
           if (first) return ((first = false), this.transport);
+          // A remote agent that refused us (401, 403, TLS…) is not asked again on v1: that is one more refused request.
+          const lost = this.process instanceof RemoteAgentHost ? this.process.lostReason : null;
+          if (lost && isPermanentFailure(lost)) throw new ProtocolError(lost);
           return (this.transport = this.launch());
         },
         client: CLIENT_INFO,

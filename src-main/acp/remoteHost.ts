@@ -84,6 +84,11 @@ export class RemoteAgentHost implements AgentHost {
     return this.exitInfo !== null;
   }
 
+  /** Why the connection ended, once it has (null while it is up or after a stop). */
+  get lostReason(): string | null {
+    return this.exitInfo?.lost ?? null;
+  }
+
   webStreams(): never {
     throw new Error('A remote agent has no stdio; use messages().');
   }

@@ -15,7 +15,7 @@ import { v1 } from './dialects/v1';
 import { formatSeconds } from './formatSeconds';
 import { agentMessages } from './agentStream';
 import { RemoteAgentHost, remoteTiming } from './remoteHost';
-import { isPermanentFailure } from './remoteErrors';
+import { isPermanentFailure, remoteRequestFailure } from './remoteErrors';
 import { REMOTE_MAX_MESSAGE_BYTES } from '../../src-shared/remote';
 import { tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
@@ -193,6 +193,9 @@ export class AgentWire {
         const info = await Promise.race([this.process.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
         if (info) throw new ProtocolError(describeExit(info));
       }
+      // A remote transport's own failure of one request (a 409 on the session's stream, a POST refused), not the agent's answer.
+      const transport = this.spec.remote ? remoteRequestFailure(e, this.spec.remote.url) : null;
+      if (transport) throw new ProtocolError(transport, e.code ?? undefined, e.data);
       throw new ProtocolError(describeAgentError(method, e), e.code ?? undefined, e.data);
     } finally {
       if (timer) clearTimeout(timer);

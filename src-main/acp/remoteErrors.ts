@@ -97,3 +97,14 @@ export function describeRemoteFailure(error: unknown, url: string): string {
 export function isPermanentFailure(message: string): boolean {
   return /\(401 Unauthorized\)|\(403 Forbidden\)|\(426\)|TLS\) connection|Refused to connect to/.test(message);
 }
+
+/**
+ * The SDK's Streamable HTTP client fails a single request with a JSON-RPC error of its own
+ * (-32603, `data: { status, body }`, a message starting "ACP "): a 409 on the session's stream,
+ * a POST refused, the session stream closed. Said as a transport failure; null for an agent's answer.
+ */
+export function remoteRequestFailure(error: { code: number | null; message: string | null; data: unknown }, url: string): string | null {
+  const status = typeof error.data === 'object' && error.data !== null ? (error.data as { status?: unknown }).status : undefined;
+  if (error.code !== -32603 || !(typeof status === 'number' || /^ACP /.test(error.message ?? ''))) return null;
+  return describeRemoteFailure({ status, message: error.message ?? '' }, url);
+}

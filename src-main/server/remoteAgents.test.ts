@@ -162,6 +162,17 @@ describeProtocols(
       expect(JSON.stringify(h.lastStop(sessionId))).toContain('the connection stalled');
       expect(remoteState(h)?.state).toBe('reconnecting');
     });
+
+    it("a 409 on the session's event stream fails that session's turn with its own message; the connection stays", async () => {
+      const sdk = await startSdkServer();
+      servers.push(sdk);
+      const h = harnesses.track(makeRemoteCore({ id: 'remote', name: 'SDK server', url: sdk.url }, protocol));
+      sdk.refuseSessionStreams();
+      const sessionId = await h.newSession('remote');
+      await h.prompt(sessionId, 'hello');
+      expect(JSON.stringify(h.lastStop(sessionId))).toContain("refused this session's event stream (409 Conflict)");
+      expect(remoteState(h)?.state).toBe('connected');
+    });
   },
   ['v1'],
 );

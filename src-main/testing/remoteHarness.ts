@@ -35,8 +35,16 @@ export function makeRemoteCore(agent: Record<string, unknown>, protocol: Protoco
  * in this process, one per connection. `stallSessionStreams()` makes every session event stream
  * stop delivering (its socket stays open): a stalled SSE stream.
  */
-export async function startSdkServer(): Promise<{ url: string; close(): Promise<void>; stallSessionStreams(): void; connections: () => number }> {
+export async function startSdkServer(): Promise<{
+  url: string;
+  close(): Promise<void>;
+  stallSessionStreams(): void;
+  /** Session event streams are refused with 409 from now on (as when another client holds them). */
+  refuseSessionStreams(): void;
+  connections: () => number;
+}> {
   let stalled = false;
+  let conflict = false;
   let connections = 0;
   const server = new AcpServer({
     createAgent: () => ({
@@ -57,6 +65,10 @@ export async function startSdkServer(): Promise<{ url: string; close(): Promise<
   const wss = new WebSocketServer({ noServer: true });
   const handle = createNodeHttpHandler(server);
   const http = createServer((req, res) => {
+    if (req.method === 'GET' && req.headers['acp-session-id'] && conflict) {
+      res.writeHead(409, { 'content-type': 'text/plain' }).end('Outbound stream already has an active receiver');
+      return;
+    }
     if (req.method === 'GET' && req.headers['acp-session-id']) {
       const write = res.write.bind(res);
       // Once stalled, nothing more reaches the client; the response stays open.
@@ -71,6 +83,7 @@ export async function startSdkServer(): Promise<{ url: string; close(): Promise<
     url: `http://127.0.0.1:${port}/acp`,
     connections: () => connections,
     stallSessionStreams: () => void (stalled = true),
+    refuseSessionStreams: () => void (conflict = true),
     close: async () => {
       for (const client of wss.clients) client.terminate();
       await server.close();

@@ -23,6 +23,7 @@ const PROTOCOL_SPECS = [
   'sessions-history',
   'sessions-restore',
   'failures',
+  'remote',
 ].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig<{ agentProtocol: 'v1' | 'auto' }>({

@@ -23,12 +23,32 @@ export const customAgentSchema = z
       .max(100)
       .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
     name: z.string().min(1).max(200),
-    command: z.string().min(1),
+    /** A local agent: the command to start (or `url` for a remote one, docs/REMOTE.md). */
+    command: z.string().min(1).optional(),
     args: z.array(z.string()).default([]),
     env: env.default({}),
     protocol: protocolSetting.optional(),
+    // ---- remote agents (issue 26): ACP over WebSocket or Streamable HTTP instead of a process
+    /** `ws://`, `wss://`, `http://` or `https://`; plain ws/http only to loopback unless `allowInsecure`. */
+    url: z.string().min(1).max(2048).optional(),
+    /** Headers sent on every request (e.g. `Authorization`); secret values live in the secret store. */
+    headers: env.optional(),
+    /** Names of headers whose values are kept in the secret store (never in this file). */
+    secretHeaders: z.array(z.string().min(1).max(200)).max(50).optional(),
+    /** Allow plain ws/http to a non-loopback address (unencrypted: a warning says why). */
+    allowInsecure: z.boolean().optional(),
+    /** Offer this computer's files (`fs/*`) to the remote agent. Off by default: they are not on its machine. */
+    clientFs: z.boolean().optional(),
+    /** Offer this computer's terminals (`terminal/*`) to the remote agent. Off by default. */
+    clientTerminal: z.boolean().optional(),
+    /** Seconds without data from a remote agent, while an answer is awaited, before its connection counts as dead (default 45). */
+    stallSeconds: z.number().min(0.1).max(3600).optional(),
   })
-  .passthrough();
+  .passthrough()
+  .refine((agent) => Boolean(agent.command) !== Boolean(agent.url), {
+    message: 'give either "command" (a local agent) or "url" (a remote agent), not both and not neither',
+    path: ['command'],
+  });
 
 export const agentOverrideSchema = z
   .object({

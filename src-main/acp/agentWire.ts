@@ -5,7 +5,7 @@ import { acpErrorView, type AcpErrorView } from '../../src-shared/acp/error';
 import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../agents/agentProcess';
 import { AcpErrorCode, UserError as ProtocolError } from '../errors/errors';
 import { logged } from '../log/mainLog';
-import { CLIENT_CAPABILITIES, CLIENT_INFO, type ClientSide } from './clientSide';
+import { clientCapabilitiesFor, CLIENT_INFO, type ClientSide } from './clientSide';
 import { serveV1, serveV2, type ServeContext } from './clientMethods';
 import type { Dialect, UpdateDecoder } from './dialects/dialect';
 import { negotiate, NegotiationError, sendNotification, sendRequest, type AgentTransport, type SdkClientConnection } from './dialects/negotiate';
@@ -13,8 +13,11 @@ import { startNegotiation, stepNegotiation, type NegotiationInput } from './dial
 import { asV1Initialize, type AgentProfile } from './dialects/profile';
 import { v1 } from './dialects/v1';
 import { formatSeconds } from './formatSeconds';
-import { ndJsonMessages } from './messageStream';
-import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapIncoming, tapMessages } from './rawTap';
+import { agentMessages } from './agentStream';
+import { RemoteAgentHost, remoteTiming } from './remoteHost';
+import { isPermanentFailure, remoteRequestFailure } from './remoteErrors';
+import { REMOTE_MAX_MESSAGE_BYTES } from '../../src-shared/remote';
+import { tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
 import { wireRecorder } from './wireLog';
 
@@ -72,7 +75,12 @@ export class AgentWire {
       elicitationComplete: (params) => this.clientSide.completeElicitation(params),
       rejectedRequest: (method, raw, error) => this.clientSide.onRejectedRequest?.(method, raw, error),
     });
-    this.serving = { side: clientSide, boundary: this.boundary, decodePermission: (raw, id) => this.dialect.decodePermissionRequest(raw, id) };
+    this.serving = {
+      side: clientSide,
+      boundary: this.boundary,
+      decodePermission: (raw, id) => this.dialect.decodePermissionRequest(raw, id),
+      offers: spec.remote ? { fs: spec.remote.clientFs, terminal: spec.remote.clientTerminal } : undefined,
+    };
     this.transport = this.launch();
     // v1 only: the connection is there before `initialize` (as it always was); other settings
     // negotiate first, each attempt on an SDK client of the version it offers.
@@ -84,44 +92,38 @@ export class AgentWire {
 
   /** Starts the agent process and frames its stdio (stdout guard, raw tap). */
   private launch(): AgentTransport {
-    const process = this.start(this.spec, this.onStderr);
+    // The seam (issue 26): a remote agent is reached over the network, a local one is a process.
+    const process = this.spec.remote
+      ? new RemoteAgentHost(this.spec.remote, remoteTiming(this.spec.remote), this.agent.id)
+      : this.start(this.spec, this.onStderr);
     this.process = process;
-    const { input, output } = process.webStreams();
-    // Non-JSON stdout is summarised and lines over the SDK's limit are dropped (rawTap.ts).
-    const garbage = new GarbageSummary((text) => this.clientSide.onGarbage(text));
-    void process.exited.then(() => garbage.dispose());
-    const guarded = guardStdout(input, {
-      onGarbage: (line) => {
-        // Kept with the agent's log too, so it is visible even when no session is listening.
-        process.stderr.add(`[stdout, not ACP] ${line.slice(0, 500)}`);
-        garbage.add(line);
-      },
-      onOversize: (bytes) => {
-        process.stderr.add(`[stdout] a message of ${bytes} bytes, over the ${MAX_LINE_BYTES}-byte limit, was dropped`);
-        this.clientSide.onOversize?.(bytes);
-      },
-    });
     const recorder = wireRecorder(this.agent.id);
-    const stream = ndJsonMessages(
-      output,
-      guarded,
-      tapIncoming({
-        incoming: (message) => {
-          recorder?.incoming(message);
-          // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
-          if (!('method' in message)) garbage.flush();
-          return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
-        },
-      }),
-    );
-    const tapped = tapMessages(stream, {
-      outgoing: (message) => {
-        recorder?.outgoing(message);
-        this.boundary.outgoingMessage(message as RawObject);
+    let onResponse = () => {};
+    const incoming = tapIncoming({
+      incoming: (message) => {
+        recorder?.incoming(message);
+        // Garbage held for the next summary is reported before a response ends a turn (it would find no session).
+        if (!('method' in message)) onResponse();
+        return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
       },
     });
+    const framed = agentMessages(process, incoming, {
+      onGarbage: (line) => this.clientSide.onGarbage(line),
+      onOversize: (bytes) => this.clientSide.onOversize?.(bytes),
+      flushGarbage: (flush) => (onResponse = flush),
+    });
+    const tapped = tapMessages(
+      framed.stream,
+      {
+        outgoing: (message) => {
+          recorder?.outgoing(message);
+          this.boundary.outgoingMessage(message as RawObject);
+        },
+      },
+      process.messages ? REMOTE_MAX_MESSAGE_BYTES : undefined,
+    );
     this.watchExit(process);
-    return { input, output, stream: tapped, stop: () => process.stop() };
+    return { ...framed, stream: tapped, stop: () => process.stop() };
   }
 
   /** The process in use exiting ends the connection (one stopped while negotiating restarts is not the end). */
@@ -191,6 +193,9 @@ export class AgentWire {
         const info = await Promise.race([this.process.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
         if (info) throw new ProtocolError(describeExit(info));
       }
+      // A remote transport's own failure of one request (a 409 on the session's stream, a POST refused), not the agent's answer.
+      const transport = this.spec.remote ? remoteRequestFailure(e, this.spec.remote.url) : null;
+      if (transport) throw new ProtocolError(transport, e.code ?? undefined, e.data);
       throw new ProtocolError(describeAgentError(method, e), e.code ?? undefined, e.data);
     } finally {
       if (timer) clearTimeout(timer);
@@ -216,7 +221,7 @@ export class AgentWire {
     if (this.protocol === 'v1') {
       let result: RawObject;
       try {
-        result = await this.request<RawObject>('initialize', v1.encodeInitialize(CLIENT_INFO, CLIENT_CAPABILITIES), { timeoutMs });
+        result = await this.request<RawObject>('initialize', v1.encodeInitialize(CLIENT_INFO, clientCapabilitiesFor(this.spec.remote)), { timeoutMs });
       } catch (error) {
         const e = error as ProtocolError;
         if (e.code === AcpErrorCode.protocolVersionNotSupported)
@@ -236,10 +241,13 @@ export class AgentWire {
         agent: this.agent,
         start: () => {
           if (first) return ((first = false), this.transport);
+          // A remote agent that refused us (401, 403, TLS…) is not asked again on v1: that is one more refused request.
+          const lost = this.process instanceof RemoteAgentHost ? this.process.lostReason : null;
+          if (lost && isPermanentFailure(lost)) throw new ProtocolError(lost);
           return (this.transport = this.launch());
         },
         client: CLIENT_INFO,
-        capabilities: CLIENT_CAPABILITIES,
+        capabilities: clientCapabilitiesFor(this.spec.remote),
         timeoutMs,
         buildClient: { v1: (app) => serveV1(app, this.serving), v2: (app) => serveV2(app, this.serving) },
       });
@@ -297,6 +305,7 @@ function describeAgentError(method: string, error: AcpErrorView): string {
 export function describeExit(info: ExitInfo, stderrTail: string[] = []): string {
   const tail = stderrTail.filter((line) => line.trim()).slice(-3);
   const suffix = tail.length ? ` Last output: ${tail.join(' | ')}` : '';
+  if (info.lost) return info.lost;
   if (info.spawnError) return `The agent could not be started: ${info.spawnError}`;
   if (info.signal) return `The agent was stopped by signal ${info.signal}.${suffix}`;
   return `The agent exited with code ${info.code}.${suffix}`;

@@ -69,3 +69,20 @@ export { ProtocolError };
 export function isAuthRequired(error: unknown): boolean {
   return acpErrorView(error).code === AcpErrorCode.authRequired;
 }
+
+/**
+ * The client capabilities for one agent. A remote agent runs on another machine: this
+ * computer's files and terminals are offered only when the person turned them on for it (they
+ * would act here, not where the agent is), and the terminal sign-in (which runs the agent's own
+ * command here) is never offered.
+ */
+export function clientCapabilitiesFor(remote?: { clientFs: boolean; clientTerminal: boolean }): acp.ClientCapabilities {
+  if (!remote) return CLIENT_CAPABILITIES;
+  return {
+    fs: { readTextFile: remote.clientFs, writeTextFile: remote.clientFs },
+    terminal: remote.clientTerminal,
+    session: CLIENT_CAPABILITIES.session,
+    elicitation: CLIENT_CAPABILITIES.elicitation,
+    ...(remote.clientTerminal ? { _meta: { ...TERMINAL_OUTPUT_CAPABILITY } } : {}),
+  };
+}

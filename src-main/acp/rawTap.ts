@@ -35,11 +35,11 @@ export function tapIncoming(tap: Pick<MessageTap, 'incoming'>): (message: AnyMes
 }
 
 /** The writing side of `stream` tapped (and oversized messages refused); see `tapIncoming`. */
-export function tapMessages(stream: MessageStream, tap: Pick<MessageTap, 'outgoing'>): Stream {
+export function tapMessages(stream: MessageStream, tap: Pick<MessageTap, 'outgoing'>, maxBytes = MAX_LINE_BYTES): Stream {
   const writer = new TransformStream<AnyMessage, AnyMessage>({
     transform(message, controller) {
       // The agent's SDK dies on a line over its limit ("exited with code 1"): never send one.
-      const refused = refuseOversize(message);
+      const refused = refuseOversize(message, maxBytes);
       if (refused) {
         if (refused.toUs) stream.inject(refused.toUs);
         if (!refused.toAgent) return;
@@ -114,7 +114,7 @@ export interface StdoutGuard {
   /** A stdout line that cannot be JSON-RPC (its start only), already summarised (see GarbageSummary). */
   onGarbage(line: string): void;
   /** A line longer than MAX_LINE_BYTES was dropped before the SDK saw it. */
-  onOversize(bytes: number): void;
+  onOversize(bytes: number, head?: string): void;
 }
 
 /** Whether a line can be JSON-RPC (an object; an array is a batch the SDK answers itself). */
@@ -139,6 +139,9 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
   let pending: Uint8Array[] = [];
   let size = 0;
   let dropping = false;
+  // The start of a line being dropped (its JSON-RPC id, for a bridge that answers in its place).
+  let droppedHead = '';
+  const headOf = (bytes: Uint8Array | undefined) => (bytes ? decoder.decode(bytes.subarray(0, 200)) : '');
   // The current line's first byte (-1 before any), and the start of any line not opening with `{`.
   let first = -1;
   let head: Uint8Array[] = [];
@@ -157,7 +160,8 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
       const trimmed = headText().trim();
       if (trimmed && !trimmed.startsWith('{')) guard.onGarbage(trimmed.slice(0, HEAD));
     }
-    if (dropping) guard.onOversize(size);
+    if (dropping) guard.onOversize(size, droppedHead);
+    droppedHead = '';
     pending = [];
     size = 0;
     dropping = false;
@@ -176,7 +180,10 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
           const continued = size > 0 || dropping;
           size += line.length;
           addHead(line);
-          if (!dropping && size > maxBytes) dropping = true;
+          if (!dropping && size > maxBytes) {
+            dropping = true;
+            droppedHead = headOf(continued ? pending[0] : line);
+          }
           const forward = !dropping && isProtocol();
           if (continued) {
             // The line began in an earlier chunk.
@@ -199,6 +206,7 @@ export function guardStdout(input: ReadableStream<Uint8Array>, guard: StdoutGuar
           addHead(rest);
           if (!dropping && size > maxBytes) {
             dropping = true;
+            droppedHead = headOf(pending[0] ?? rest);
             pending = [];
           }
           if (!dropping) pending.push(rest);

@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import { planSpawn } from './spawnCommand';
 import { logDebug, logged } from '../log/mainLog';
+import type { RemoteEndpoint } from '../../src-shared/remote';
 
 export interface LaunchSpec {
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** A remote agent (docs/REMOTE.md): reached over the network; `command` is unused. */
+  remote?: RemoteEndpoint;
 }
 
 export interface ExitInfo {
@@ -15,6 +18,8 @@ export interface ExitInfo {
   signal: string | null;
   /** Set when the process never started (ENOENT, EACCES, …). */
   spawnError?: string;
+  /** A remote agent: why its connection ended (network, server, refused), one clear sentence. */
+  lost?: string;
 }
 
 /** How many stderr lines of an agent are kept (the agent log in the info dialog). */
@@ -100,6 +105,8 @@ export interface AgentHost {
   readonly hasExited: boolean;
   /** Byte streams to and from the agent, as the SDK's `ndJsonStream` wants them. */
   webStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> };
+  /** A remote agent's JSON-RPC messages (no stdio to frame): the SDK's message `Stream`. */
+  messages?(): { readable: ReadableStream<unknown>; writable: WritableStream<unknown> };
   stop(graceMs?: number): Promise<ExitInfo>;
 }
 

@@ -26,6 +26,8 @@ export interface AppCoreOptions {
   openPath?: (path: string) => Promise<string>;
   /** How agents are started (default: a process each; unit tests run the fixture in-process). */
   startAgent?: StartAgent;
+  /** Waits between a remote agent's reconnect attempts (default: 1 s doubling to 30 s, ten attempts). */
+  remoteBackoffMs?: number[];
 }
 
 /**

@@ -22,6 +22,8 @@ import { WorktreeStore } from '../store/worktreeStore';
 import { worktreeHandlers } from '../worktrees/worktreeHandlers';
 import { WorktreeService } from '../worktrees/worktreeService';
 import { agentDefinitions } from './agentDefinitions';
+import { RemoteAgents } from './remoteAgents';
+import { remoteAgentHandlers, withRemote } from './remoteAgentHandlers';
 import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
@@ -40,7 +42,7 @@ export function createCore(options: AppCoreOptions): AppCore {
   const settings = new SettingsStore(options.dataDir);
   settings.watch(changed);
   const agents: AgentManager = new AgentManager({
-    definitions: () => agentDefinitions(settings.settings, registry.definitions()),
+    definitions: () => agentDefinitions(settings.settings, registry.definitions(), agents.secrets),
     clientSide: (agentId) => sessions.clientSide(agentId),
     initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
     secrets: options.secrets,
@@ -50,6 +52,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     logs: new AgentLogs(join(options.dataDir, 'logs', 'agents')),
     onExit: (agentId, info, tail, stderrLog) => {
       logWarn(`${agentId}: ${describeExit(info, tail)}`);
+      if (remote.handleExit(agentId, info)) return;
       sessions.onAgentExit(agentId, info.code, info.signal, tail, stderrLog);
     },
   });
@@ -69,6 +72,18 @@ export function createCore(options: AppCoreOptions): AppCore {
     },
     cancelGraceMs: options.cancelGraceMs,
     updateSettings: (mutate) => settings.update(mutate),
+  });
+  // ---- remote agents (issue 26): connection state and reconnecting with backoff
+  const remote = new RemoteAgents({
+    endpoint: (agentId) => agents.find(agentId)?.launch?.remote,
+    connect: (agentId) => agents.ensureRunning(agentId),
+    detachSessions: (agentId, message) =>
+      sessions.detachForReconnect(agentId, message).map((session) => ({
+        reconnect: () => sessions.connect(session),
+        notice: (text: string) => session.record({ kind: 'notice', level: 'info', message: text }),
+      })),
+    changed,
+    backoffMs: options.remoteBackoffMs,
   });
   const tabs = new TabsStore(options.dataDir);
   const history: HistoryService = new HistoryService({
@@ -121,7 +136,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       dataDir: options.dataDir,
       settingsPath: settings.file,
       defaultCwd: options.defaultCwd ?? homedir(),
-      agents: agents.summaries(),
+      agents: agents.summaries().map((agent) => withRemote(agent, remote)),
       sessions: sessions.summaries().map((summary) => {
         const worktree = worktreeStore.get(summary.sessionId);
         return worktree ? { ...summary, worktree: { branch: worktree.branch, base: worktree.base } } : summary;
@@ -154,6 +169,8 @@ export function createCore(options: AppCoreOptions): AppCore {
   // Index logs written while the app was not running (or before a crash) in the background.
   void ready.then(() => history.reconcile()).catch((error) => logError('Reconciling the history index with the session logs', error));
 
+  const sessionRows = sessionHandlers({ sessions, agents, tabs, changed });
+  const sessionRestart = sessionRows['agent.restart'];
   const handlers: Handlers = {
     'app.state': async () => {
       await ready;
@@ -168,6 +185,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       },
     }),
     ...settingsHandlers(settings, changed),
+    ...remoteAgentHandlers({ settings, secrets: agents.secrets, changed, forget: (agentId) => remote.forget(agentId), restart: sessionRestart }),
     ...registryHandlers(registry),
     ...historyHandlers(history),
     ...logHandlers(options.openPath),
@@ -198,6 +216,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       return [...turns, ...registry.installer.activeOperations()];
     },
     dispose: async () => {
+      remote.dispose();
       await sessions.disposeAll();
       await history.dispose();
       await agents.stopAll();

@@ -374,6 +374,23 @@ export class SessionManager {
     for (const session of this.sessions.values()) if (session.agentId === agentId) session.agentGone = undefined;
   }
 
+  /**
+   * A remote agent's connection was lost (issue 26): every session on it lets go (a running turn
+   * ends with `message` and a notice that it was cut); returns the sessions to reconnect.
+   */
+  detachForReconnect(agentId: string, message: string): Session[] {
+    const cut = [...this.sessions.values()].filter((session) => session.agentId === agentId && session.turn);
+    const affected = this.stopAgentSessions(agentId, message);
+    for (const session of cut)
+      session.record({
+        kind: 'notice',
+        level: 'warning',
+        message:
+          'This turn was cut by the lost connection. ACP v1 does not replay what the agent sent while disconnected, so part of its answer may be missing.',
+      });
+    return affected;
+  }
+
   /** Restarts an agent process and reconnects its sessions (`session/resume` or `session/load` where offered). */
   async restartAgent(agentId: string): Promise<void> {
     const affected = this.stopAgentSessions(agentId, 'The agent was restarted.');

@@ -1,3 +1,4 @@
+import type { RemoteAgentView } from '../remote';
 import type { AuthMethodInfo, RawObject } from '../session/events';
 import type { SessionStatus } from '../session/state';
 
@@ -27,6 +28,8 @@ export interface AgentSummary {
   signIn?: { storedEnv: string[]; secretsPersistent: boolean; secretsDescription: string; canLogout: boolean };
   /** Sanitized SVG markup, or undefined for the letter fallback. */
   icon?: string;
+  /** A remote agent (issue 26): where it runs, its connection state, what of this computer it is offered. */
+  remote?: RemoteAgentView;
 }
 
 /** A session as the sidebar, tabs and history list it (no transcript). */

@@ -8,6 +8,7 @@ import { historyRequests } from './historyContract';
 import { logRequests } from './logContract';
 import { agentWorkRequests } from './agentWorkContract';
 import { worktreeRequests } from './worktreeContract';
+import { remoteRequests } from './remoteContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -123,6 +124,7 @@ export const requests = {
   ...logRequests,
   ...agentWorkRequests,
   ...worktreeRequests,
+  ...remoteRequests,
 } as const;
 
 export const events = {

@@ -15,10 +15,10 @@ type JsonRpcId = string | number | null;
 
 /** An agent process's stdio as web streams (what `AgentProcess.webStreams()` gives, plus a stop). */
 export interface AgentTransport {
-  /** The agent's stdout. */
-  input: ReadableStream<Uint8Array>;
+  /** The agent's stdout (none for a remote agent: it has `stream` only). */
+  input?: ReadableStream<Uint8Array>;
   /** The agent's stdin. */
-  output: WritableStream<Uint8Array>;
+  output?: WritableStream<Uint8Array>;
   /** The message stream over `input`/`output` when the caller framed it already (stdout guard, raw tap). */
   stream?: acp1.Stream;
   stop(): Promise<unknown>;
@@ -83,7 +83,7 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
   const timeoutMs = options.timeoutMs ?? 60_000;
   const steps: string[] = [];
   let transport = options.start();
-  let board = new Switchboard(transport.stream ?? acp1.ndJsonStream(transport.output, transport.input));
+  let board = new Switchboard(transport.stream ?? acp1.ndJsonStream(transport.output!, transport.input!));
   let { state, action } = startNegotiation(options.setting, options.agent);
   for (;;) {
     if (action.type === 'fail') {
@@ -94,7 +94,7 @@ export async function negotiate(options: NegotiateOptions): Promise<Negotiated> 
       steps.push(`restart v${action.version}`);
       await transport.stop().catch(logged('Stopping the agent after negotiating', 'debug'));
       transport = options.start();
-      board = new Switchboard(transport.stream ?? acp1.ndJsonStream(transport.output, transport.input));
+      board = new Switchboard(transport.stream ?? acp1.ndJsonStream(transport.output!, transport.input!));
     }
     const version = (action as Extract<NegotiationAction, { version: Version }>).version;
     steps.push(`initialize v${version}`);

@@ -5,6 +5,7 @@ import { UsageMeter } from '../info/UsageMeter';
 import { ExportMenu } from '../history';
 import { WorktreeBadge } from '../worktrees';
 import { restartAgent } from './actions';
+import { RemoteSessionLine } from '../remote/RemoteStatus';
 
 export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId: string; panelTabs: number; panelShown: boolean }) {
   const title = useStore((s) => s.sessions[sessionId]?.title);
@@ -32,6 +33,7 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
             {status ? statusLabel(status) : ''}
           </span>
         </p>
+        {agentId && <RemoteSessionLine agentId={agentId} />}
       </div>
       <div className="session-actions">
         <UsageMeter sessionId={sessionId} />

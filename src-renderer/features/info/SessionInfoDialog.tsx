@@ -4,6 +4,7 @@ import { useStore } from '../../store';
 import { MainLogSection } from './MainLogSection';
 import { formatCost, formatTokens } from './UsageMeter';
 import { readAgentStderr, signOutOfAgent } from './actions';
+import { whereText } from '../remote/RemoteStatus';
 
 /** Agent and session info: name, version, capabilities, initialize `_meta`, stderr log, the app log, usage, ids. */
 export function SessionInfoDialog({ sessionId }: { sessionId: string }) {
@@ -66,6 +67,15 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
             <dd>{agent?.protocolVersion !== undefined ? `ACP v${agent.protocolVersion}` : 'unknown'}</dd>
             <dt>Process</dt>
             <dd>{agent?.process ?? 'unknown'}</dd>
+            {agent?.remote && (
+              <>
+                <dt>Remote</dt>
+                <dd>
+                  <code>{agent.remote.url}</code> ({agent.remote.transport === 'websocket' ? 'WebSocket' : 'Streamable HTTP'}, {agent.remote.state}).{' '}
+                  {whereText(agent.remote)}
+                </dd>
+              </>
+            )}
           </dl>
           {agent && (agent.signIn?.canLogout || (agent.signIn?.storedEnv.length ?? 0) > 0) && <SignOut agentId={agent.id} agentName={agent.name} />}
           <h4>Capabilities</h4>

@@ -6,6 +6,7 @@ import { AgentIcon } from '../../ui/AgentIcon';
 import { loadCatalog, openCatalog } from '../registry';
 import { Icon } from '../../ui/Icon';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
+import { remoteStateText } from '../remote/RemoteStatus';
 
 /** Agents (with a quick "new session" each) and the sessions, grouped by agent, then workspace. */
 export function Sidebar() {
@@ -109,8 +110,9 @@ function AgentRow({ agent, onNewSession }: { agent: AgentSummary; onNewSession: 
     return entry?.updateAvailable ? entry.version : null;
   });
   const version = agent.agentInfo && typeof agent.agentInfo.version === 'string' ? agent.agentInfo.version : agent.version;
-  const state =
-    agent.process === 'ready'
+  const state = agent.remote
+    ? remoteStateText(agent.remote)
+    : agent.process === 'ready'
       ? 'running'
       : agent.process === 'starting'
         ? 'starting…'

@@ -3,6 +3,7 @@ import { useStore } from '../../store';
 import { forgetPermission, listRememberedPermissions, readSettings, writeSettings } from './actions';
 import { applyPreferences } from './preferences';
 import { AgentProtocolSection } from './AgentProtocolSection';
+import { AddRemoteAgent } from '../remote/AddRemoteAgent';
 import { withAgentProtocol, type ProtocolSetting } from '../../../src-shared/settings';
 
 type Remembered = { key: string; agentId: string; toolKind: string; optionKind: string };
@@ -98,6 +99,8 @@ export function SettingsPage() {
             </select>
           </label>
         </section>
+
+        <AddRemoteAgent onAdded={() => void load()} />
 
         <AgentProtocolSection text={saved === '' && text === null ? null : saved} agents={agents ?? []} onChange={setProtocol} />
 

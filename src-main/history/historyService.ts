@@ -51,7 +51,7 @@ const LOG_SUFFIX = '.jsonl';
  * history actions (open an agent's session, rename, delete, fork, continue in a new session).
  *
  * The event logs stay the one source of truth. The history index (`sessions/index.json`) and
- * the search index (`sessions/search-index.json`) are caches that record the log size they
+ * the search index (`sessions/search-index.json` and `sessions/search/`) are caches that record the log size they
  * were built from; `reconcile()` re-folds any log whose size differs, so a crash, a deleted
  * cache or a corrupt file only costs a rebuild.
  */
@@ -359,7 +359,7 @@ export class HistoryService {
   async query(text: string, limit = 50): Promise<SearchHit[]> {
     await this.reconcile();
     this.catchUp();
-    return this.search.search(text, limit).flatMap((hit) => {
+    return (await this.search.query(text, limit)).flatMap((hit) => {
       const entry = this.catalog.get(hit.sessionId);
       if (!entry) return [];
       const live = this.options.sessions.live(hit.sessionId);

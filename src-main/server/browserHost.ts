@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -9,6 +9,7 @@ import { framesOf } from '../../src-shared/ipc/frameParts';
 import type { AppCore } from '../core/appCore';
 import { dispatch } from '../core/dispatch';
 import { logged } from '../log/mainLog';
+import { cacheControl, pickEncoding, StaticAssets } from './staticAssets';
 
 export interface BrowserHostOptions {
   core: AppCore;
@@ -48,7 +49,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const token = options.token ?? randomBytes(24).toString('base64url');
   const host = options.host ?? '127.0.0.1';
   const rendererDir = resolve(options.rendererDir);
-  const server: Server = createServer((req, res) => serveHttp(req, res, rendererDir, token));
+  const assets = new StaticAssets();
+  const server: Server = createServer((req, res) => serveHttp(req, res, rendererDir, token, assets));
+  void assets.warm(rendererDir).catch(logged('Compressing the renderer for the browser host', 'debug'));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES * 4 });
 
   server.on('upgrade', (req, socket, head) => {
@@ -141,9 +144,9 @@ function cookieToken(req: IncomingMessage): string | null {
   }
 }
 
-function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string): void {
+function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string, assets: StaticAssets): void {
   try {
-    serveChecked(req, res, rendererDir, token);
+    serveChecked(req, res, rendererDir, token, assets);
   } catch {
     if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Bad request\n');
@@ -154,7 +157,7 @@ function badRequest(res: ServerResponse): void {
   res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
 }
 
-function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string): void {
+function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string, assets: StaticAssets): void {
   const url = parseRequestUrl(req.url);
   if (!url) return badRequest(res);
   const fromQuery = url.searchParams.get('token');
@@ -180,20 +183,29 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
     return;
   }
+  const encoding = pickEncoding(req, file, statSync(file).size);
   const headers: Record<string, string> = {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
+    // Content-hashed assets for a year; index.html revalidated (its ETag answers 304) so a rebuild shows.
+    'cache-control': cacheControl(file),
+    vary: 'accept-encoding',
   };
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
   // The page's own assets load without the query string; a same-site cookie carries the token.
   if (fromQuery) headers['set-cookie'] = `acp_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`;
   if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
-  res.writeHead(200, headers);
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file)
-    .on('error', () => res.destroy())
-    .pipe(res);
+  assets.body(file, encoding).then(
+    ({ body, etag }) => {
+      headers.etag = etag;
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
+      headers['content-length'] = String(body.length);
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    },
+    () => res.destroy(),
+  );
 }
 
 /** One window's connection: requests in, answers and events out. */

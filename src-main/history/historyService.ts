@@ -6,7 +6,6 @@ import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc
 import { exportFileName, sessionToMarkdown } from '../../src-shared/history/markdown';
 import { blockText } from '../../src-shared/history/entryText';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
-import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
 import { ProtocolError } from '../acp/clientSide';
@@ -14,6 +13,8 @@ import type { AgentManager } from '../agents/agentManager';
 import type { SessionManager } from '../sessions/sessionManager';
 import { DraftsStore } from '../store/draftsStore';
 import { EventLog, readEventLog } from '../store/eventLog';
+import { removeSnapshot } from '../store/logSnapshot';
+import { foldLog } from '../sessions/sessionRestore';
 import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessionCatalog';
 import type { TabsStore } from '../store/tabsStore';
 import { SearchIndex } from './searchIndex';
@@ -152,11 +153,8 @@ export class HistoryService {
       this.options.sessions.flush();
       return live.state;
     }
-    let state: SessionState | undefined;
-    await readEventLog(this.logFile(sessionId), (batch) => {
-      state = reduceSession(state, batch);
-    });
-    return state ?? null;
+    // The snapshot beside the log, when it fits, spares folding all of it (sessionRestore.ts).
+    return (await foldLog(this.logFile(sessionId)))?.state ?? null;
   }
 
   private logFile(sessionId: string): string {
@@ -288,6 +286,7 @@ export class HistoryService {
       acpSessionId ??= live?.acpSessionId ?? entry?.acpSessionId ?? undefined;
       this.options.sessions.close(sessionId);
       this.options.tabs.close(sessionId);
+      removeSnapshot(this.logFile(sessionId));
       try {
         unlinkSync(this.logFile(sessionId));
       } catch (error) {

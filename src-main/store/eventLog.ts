@@ -171,7 +171,7 @@ export function damageNotice(count: number): { kind: 'notice'; level: 'warning';
   return { kind: 'notice', level: 'warning', message: `${count} ${DAMAGE_NOTICE} (usually the last line written before a crash).` };
 }
 
-function isDamageNotice(event: SessionEvent): boolean {
+export function isDamageNotice(event: SessionEvent): boolean {
   return event.kind === 'notice' && event.message.includes(DAMAGE_NOTICE);
 }
 

@@ -1,4 +1,4 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -77,13 +77,14 @@ export class StaticAssets {
     return variants;
   }
 
-  /** Compresses every file under `dir` ahead of the first request (errors surface then, not now). */
+  /**
+   * Compresses what the first page load asks for (index.html and the files it names) ahead of
+   * the request; the rest (Monaco's languages, workers) on first use.
+   */
   async warm(dir: string): Promise<void> {
-    const files = await readdir(dir, { recursive: true, withFileTypes: true });
-    for (const dirent of files) {
-      if (!dirent.isFile()) continue;
-      const file = join(dirent.parentPath, dirent.name);
-      await this.body(file, 'identity').catch(() => undefined);
-    }
+    const index = join(dir, 'index.html');
+    const html = await readFile(index, 'utf8');
+    const files = [index, ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((match) => join(dir, match[1]))];
+    for (const file of files) await this.body(file, 'identity').catch(() => undefined);
   }
 }

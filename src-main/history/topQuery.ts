@@ -61,40 +61,61 @@ function expansions(index: Internals['_index'], term: string, fuzzy: (term: stri
   return out;
 }
 
+/** Field lengths by short id (0: discarded), rebuilt when documents were added or discarded. */
+const lengthCache = new WeakMap<object, { key: string; lengths: Float64Array }>();
+
+function lengthsOf(internals: Internals & { _nextId: number }): Float64Array {
+  const key = `${internals._nextId}:${internals._documentCount}`;
+  const cached = lengthCache.get(internals);
+  if (cached?.key === key) return cached.lengths;
+  const lengths = new Float64Array(internals._nextId + 1);
+  internals._fieldLength.forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
+  lengthCache.set(internals, { key, lengths });
+  return lengths;
+}
+
 /**
- * The best `limit` documents containing every term (AND), best first. `accept` filters by
- * document (e.g. one hit per transcript entry is decided by the caller from the short id).
+ * The best `limit` documents containing every term (AND), best first. Scores live in typed
+ * arrays indexed by MiniSearch's short ids: no object or map per matching document, so a word
+ * found in every entry of a 50,000-entry session costs one pass over its postings.
  */
 export function topQuery(mini: MiniSearch<never> | MiniSearch<object>, terms: string[], limit: number, fuzzy: (term: string) => number | false): TopHit[] {
-  const internals = mini as unknown as Internals;
+  const internals = mini as unknown as Internals & { _nextId: number };
   if (!terms.length || internals._documentCount === 0) return [];
   const total = internals._documentCount;
   const avg = internals._avgFieldLength[0] ?? 1;
   const dirty = mini.dirtCount > 0;
-  let scores: Map<number, number> | null = null;
-  for (const term of terms) {
-    const next = new Map<number, number>();
-    for (const [fields, weight] of expansions(internals._index, term, fuzzy)) {
+  const lengths = lengthsOf(internals);
+  const scores = new Float64Array(lengths.length);
+  // How many query terms each document matched so far: under AND, term i only counts documents that matched all before it.
+  const matched = new Uint16Array(lengths.length);
+  let touched: number[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const next: number[] = [];
+    for (const [fields, weight] of expansions(internals._index, terms[i], fuzzy)) {
       const docs = fields.get(0);
       if (!docs) continue;
       const matching = dirty ? liveCount(docs, internals._fieldLength) : docs.size;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
-      for (const [shortId, freq] of docs) {
+      docs.forEach((freq, shortId) => {
+        const length = lengths[shortId];
         // Discarded documents stay in the postings until a vacuum: skip them as search() does.
-        if (scores && !scores.has(shortId)) continue;
-        const length = internals._fieldLength.get(shortId)?.[0];
-        if (length === undefined) continue;
-        const score = weight * idf * (BM25.d + (freq * (BM25.k + 1)) / (freq + BM25.k * (1 - BM25.b + (BM25.b * length) / avg)));
-        next.set(shortId, (next.get(shortId) ?? 0) + score);
-      }
+        if (!length || shortId >= lengths.length) return;
+        const seen = matched[shortId];
+        if (seen !== i && seen !== i + 1) return;
+        if (seen === i) {
+          matched[shortId] = i + 1;
+          next.push(shortId);
+        }
+        scores[shortId] += weight * idf * (BM25.d + (freq * (BM25.k + 1)) / (freq + BM25.k * (1 - BM25.b + (BM25.b * length) / avg)));
+      });
     }
-    if (scores) for (const [shortId, score] of next) next.set(shortId, score + scores.get(shortId)!);
-    scores = next;
-    if (scores.size === 0) return [];
+    touched = next;
+    if (touched.length === 0) return [];
   }
   // MiniSearch multiplies by how many distinct query terms matched: under AND, all of them.
   const quality = new Set(terms).size;
-  const top = best(scores!, limit);
+  const top = best(touched, scores, limit);
   for (const hit of top) hit.score *= quality;
   return top;
 }
@@ -107,9 +128,10 @@ function liveCount(docs: Map<number, number>, lengths: Map<number, number[]>): n
 }
 
 /** The `limit` highest scores, best first, without sorting every match. */
-function best(scores: Map<number, number>, limit: number): TopHit[] {
+function best(ids: number[], scores: Float64Array, limit: number): TopHit[] {
   const heap: TopHit[] = []; // a min-heap on score: the root is the weakest kept
-  for (const [shortId, score] of scores) {
+  for (const shortId of ids) {
+    const score = scores[shortId];
     if (heap.length < limit) {
       heap.push({ shortId, score });
       let i = heap.length - 1;

@@ -130,15 +130,23 @@ async function appRound(browser: Browser, dataDir: string, sessions: Seeded[]): 
     await page.goto(host.url);
     await page.getByRole('button', { name: `New session with ${AGENT.name}` }).waitFor({ timeout: 300_000 });
     const coldStart = performance.now() - spawned;
-    await shows(page, sessions[0].newest);
+    // The active tab (the one the last round left) shows its newest entry.
+    await page.waitForFunction(
+      `(() => { const t = document.querySelector('[role="log"]')?.textContent ?? ''; return ${JSON.stringify(sessions.map((s) => s.newest))}.some((n) => t.includes(n)); })()`,
+      undefined,
+      { timeout: Number(process.env.BENCH_WAIT_MS ?? 300_000), polling: 16 },
+    );
     const open = performance.now() - loadStart;
     const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    const shown = await page.evaluate(`document.querySelector('[role="log"]').textContent`);
+    const first = sessions.findIndex((s) => String(shown).includes(s.newest));
+    const order = [0, 1, 2].filter((i) => i !== first);
     let start = performance.now();
-    await tabs.nth(1).click();
-    await shows(page, sessions[1].newest);
+    await tabs.nth(order[0]).click();
+    await shows(page, sessions[order[0]].newest);
     const second = performance.now() - start;
-    await tabs.nth(2).click();
-    await shows(page, sessions[2].newest);
+    await tabs.nth(order[1]).click();
+    await shows(page, sessions[order[1]].newest);
     const switches: number[] = [];
     for (const index of [0, 1, 2, 0, 1, 2]) {
       start = performance.now();
@@ -150,6 +158,9 @@ async function appRound(browser: Browser, dataDir: string, sessions: Seeded[]): 
     // Back to the newest entry, so the next round's tab comes back at the bottom.
     await page.getByRole('log', { name: 'Transcript' }).evaluate((el) => (el.scrollTop = el.scrollHeight));
     return { coldStart, open, second, switches, scrollMs: scroll.ms, frameP95: scroll.frameP95, heapMB: await heapMB(page), rssMB: rssMB(host.process.pid!) };
+  } catch (error) {
+    await page.screenshot({ path: join(process.env.BENCH_SHOTS ?? '/tmp', 'bench-long-fail.png') }).catch(() => {});
+    throw error;
   } finally {
     await context.close();
     await host.stop();

@@ -82,6 +82,17 @@ describe('search off the hot path', () => {
     expect(again.indexedDocuments).toBe(0);
   });
 
+  it('a query over several sessions lets the event loop run between them', async () => {
+    const index = new SearchIndex(mkdtempSync(join(tmpdir(), 'acp-search-')), 60_000);
+    for (const id of ['s1', 's2', 's3']) index.indexState(state(id, [`the okapi of ${id}`]), 10, true);
+    await index.idle();
+    const order: string[] = [];
+    const query = index.query('okapi').then((hits) => order.push(`query: ${hits.length} hits`));
+    setImmediate(() => order.push('other work'));
+    await query;
+    expect(order).toEqual(['other work', 'query: 3 hits']);
+  });
+
   it('a restart with nothing changed re-indexes no document', async () => {
     const h = makeCore();
     const a = await h.newSession();

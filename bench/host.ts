@@ -18,10 +18,10 @@ export interface Host {
 }
 
 /**
- * Starts the host with `settings` in a fresh data folder (or `dataDir`, prepared by the caller);
- * `profileDir` runs it under `node --cpu-prof`.
+ * Starts the host with `settings` in a fresh data folder (or `dataDir`, prepared by the caller,
+ * removed on stop unless `keepData`); `profileDir` runs it under `node --cpu-prof`.
  */
-export async function startHost(settings: unknown, options: { dataDir?: string; profileDir?: string } = {}): Promise<Host> {
+export async function startHost(settings: unknown, options: { dataDir?: string; profileDir?: string; keepData?: boolean } = {}): Promise<Host> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'acp-bench-data-'));
   const workspace = mkdtempSync(join(tmpdir(), 'acp-bench-ws-'));
   mkdirSync(dataDir, { recursive: true });
@@ -54,7 +54,7 @@ export async function startHost(settings: unknown, options: { dataDir?: string; 
     stop: () =>
       new Promise<void>((done) => {
         child.once('exit', () => {
-          rmSync(dataDir, { recursive: true, force: true });
+          if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
           rmSync(workspace, { recursive: true, force: true });
           done();
         });

@@ -1,218 +1,102 @@
 /**
- * How long a 50,000-entry session takes to open, and what it costs in memory; then the same in
- * the browser: scrolling it and switching tabs between two such sessions (browseSessions.ts).
+ * Long sessions (issue 23): what it costs to come back to a session of 1,000, 10,000 and 50,000
+ * transcript entries, each figure of the goal next to its floor and the ratio, measured in the
+ * same run (interleaved rounds, medians), in the style of `npm run bench:stream`.
  *
- *   npm run build && npm run bench [-- entries=50000 runs=5] [--node-only]
+ *   npm run build && npm run bench [-- --sizes 1000,10000,50000] [--runs 3] [--node-only]
  *
- * Writes a session log with the app's own EventLog (50,000 transcript entries: prompts,
- * streamed replies, tool calls with diffs, stop reasons), then opens it the way the app does
- * (readEventLog streaming + the shared reducer) and, as a baseline in the same run, by reading
- * the whole file and JSON.parse-ing it at once. Also times what the app does around it:
- * collecting the events for the window (`session.events`), indexing the session for search,
- * and a search. A benchmark, not a test: it prints numbers and never fails on them.
+ * For each size, three session logs are written with the app's own EventLog (4 entries a turn:
+ * a prompt, a streamed reply, a tool call with a diff, the stop). Node (in this process): opening
+ * a log in main with and without its snapshot against reading the whole file at once; a search
+ * query over the three sessions (p95 of 10 queries a round) against MiniSearch's own search()
+ * over the same indexes; what a restart re-indexes. Browser (`out/`, Chromium): cold start, open,
+ * a second session, tab switches, wheel scrolling, host RSS and page heap, against a trivial
+ * server and page (longBrowser.ts). Then the start bundle, raw and as served. A benchmark, not
+ * a test: it prints numbers and never fails on them.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import type { SessionEvent, SessionEventBody } from '../src-shared/session/events';
-import { reduceSession } from '../src-shared/session/reducer';
-import type { SessionState } from '../src-shared/session/state';
-import { SearchIndex } from '../src-main/history/searchIndex';
-import { EventLog, readEventLog } from '../src-main/store/eventLog';
-import { browseSessions } from './browseSessions';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from 'playwright-core';
+import { writeLongLog } from '../src-main/testing/longLog';
+import { browserFigures, startBundle, type Seeded } from './longBrowser';
+import { nodeFigures, type Row } from './longNode';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const ROOT = resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '1000,10000,50000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? '3'));
+const NODE_ONLY = args.includes('--node-only') || !existsSync(join(ROOT, 'out/main/cli.js'));
 
-const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-const ENTRIES = Number(positional[0] ?? 50_000);
-const RUNS = Number(positional[1] ?? 5);
-const NODE_ONLY = process.argv.includes('--node-only');
-const SESSION = 's_bench';
+const fmt = (n: number, width = 9, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-').padStart(width);
 
-const words = 'the parser reads each line and folds the event into state while the stream is still arriving so nothing waits'.split(' ');
-function sentence(seed: number, length: number): string {
-  let out = '';
-  for (let i = 0; i < length; i++) out += words[(seed * 7 + i * 13) % words.length] + ' ';
-  return out;
+function verdict(row: Row): string {
+  const ratio = row.app / row.floor;
+  const parts: string[] = [];
+  if (row.goal.ratio !== undefined) parts.push(`≤ ${row.goal.ratio}× ${Number.isFinite(ratio) && ratio <= row.goal.ratio ? 'met' : 'NOT met'}`);
+  if (row.goal.max !== undefined) parts.push(`≤ ${row.goal.max} ${row.goal.max >= row.app ? 'met' : 'NOT met'}`);
+  return parts.join(', ');
 }
 
-/** One turn = 4 transcript entries: the prompt, the streamed reply, a tool call with a diff, the stop. */
-function writeLog(file: string, entries: number, sessionId = SESSION, label = ''): number {
-  const log = new EventLog(file);
-  let seq = 0;
-  const ts = Date.UTC(2026, 0, 1);
-  const batch: SessionEvent[] = [];
-  const add = (body: SessionEventBody) => batch.push({ ...body, sessionId, seq: ++seq, ts: ts + seq } as SessionEvent);
-  add({ kind: 'session.created', agentId: 'bench', agentName: 'Bench Agent', cwd: '/work/bench' });
-  add({ kind: 'session.connected', acpSessionId: 'acp_bench', how: 'new' });
-  for (let turn = 0; turn * 4 < entries; turn++) {
-    add({ kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}${label}: ${sentence(turn, 16)}` }] });
-    for (let c = 0; c < 6; c++)
-      add({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } } });
-    const path = `/work/bench/src/file${turn % 50}.ts`;
-    add({
-      kind: 'acp.update',
-      update: {
-        sessionUpdate: 'tool_call',
-        toolCallId: `c${turn}`,
-        title: `Edit file${turn % 50}.ts`,
-        kind: 'edit',
-        status: 'in_progress',
-        locations: [{ path }],
-      },
-    });
-    add({
-      kind: 'acp.update',
-      update: {
-        sessionUpdate: 'tool_call_update',
-        toolCallId: `c${turn}`,
-        status: 'completed',
-        content: [{ type: 'diff', path, oldText: `const a = ${turn};\n${sentence(turn, 10)}\n`, newText: `const a = ${turn + 1};\n${sentence(turn, 10)}\n` }],
-      },
-    });
-    add({ kind: 'turn.ended', turnId: `t${turn}`, stopReason: 'end_turn' });
-    if (batch.length > 5000) log.append(batch.splice(0));
+function print(size: number, rows: Row[]): void {
+  console.log('');
+  console.log(`${size.toLocaleString('en')} entries`);
+  console.log(`${'figure'.padEnd(58)}${'app'.padStart(9)}${'floor'.padStart(9)}${'ratio'.padStart(8)}  goal`);
+  for (const row of rows) {
+    const ratio = row.app / row.floor;
+    console.log(
+      `${row.figure.padEnd(58)}${fmt(row.app, 9, row.unit === 'MB' || row.app < 10 ? 1 : 0)}${fmt(row.floor, 9, row.floor < 10 ? 1 : 0)}${fmt(ratio, 8, 2)}  ${verdict(row)}`,
+    );
   }
-  log.append(batch.splice(0));
-  log.close();
-  return seq;
-}
-
-interface Measure {
-  ms: number;
-  /** heapUsed after, minus before (what the opened session keeps), MB. */
-  heapKeptMB: number;
-  /** Highest heapUsed seen during the open, minus before, MB (probed at each batch / at the end of sync work, and sampled). */
-  heapPeakMB: number;
-  rssDeltaMB: number;
-}
-
-const MB = 1024 * 1024;
-
-type Work = (probe: () => void) => Promise<unknown> | unknown;
-
-async function measure(work: Work): Promise<Measure> {
-  gc();
-  gc();
-  const before = process.memoryUsage();
-  let peak = before.heapUsed;
-  const probe = () => (peak = Math.max(peak, process.memoryUsage().heapUsed));
-  const sampler = setInterval(probe, 2);
-  const start = performance.now();
-  const kept = await work(probe);
-  const ms = performance.now() - start;
-  clearInterval(sampler);
-  const atEnd = process.memoryUsage();
-  peak = Math.max(peak, atEnd.heapUsed);
-  gc();
-  gc();
-  const after = process.memoryUsage();
-  void kept;
-  return { ms, heapKeptMB: (after.heapUsed - before.heapUsed) / MB, heapPeakMB: (peak - before.heapUsed) / MB, rssDeltaMB: (atEnd.rss - before.rss) / MB };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function main(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'acp-bench-'));
-  const file = join(dir, 'sessions', `${SESSION}.jsonl`);
-  const writeStart = performance.now();
-  const events = writeLog(file, ENTRIES);
-  const writeMs = performance.now() - writeStart;
-  const size = statSync(file).size;
-
-  const methods: Record<string, Work> = {
-    // What the app does to open a session (SessionManager.restore, history reconcile).
-    'stream + fold (app)': async (probe) => {
-      let state: SessionState | undefined;
-      await readEventLog(file, (batch) => {
-        state = reduceSession(state, batch);
-        probe();
-      });
-      return state;
-    },
-    // Baseline: the whole file in memory as one string, parsed at once, then folded.
-    'whole file + JSON.parse (baseline)': (probe) => {
-      const text = readFileSync(file, 'utf8');
-      const all = JSON.parse(`[${text.trimEnd().split('\n').join(',')}]`) as SessionEvent[];
-      const state = reduceSession(undefined, all);
-      probe(); // text, parsed events and state are all alive here: the approach's peak
-      return state;
-    },
-    // What `session.events` does for the window (all events collected, no fold).
-    'stream, collect events (session.events)': async (probe) => {
-      const { events } = await readEventLog(file);
-      probe();
-      return events;
-    },
-  };
-
-  const results: Record<string, Measure[]> = {};
-  let state: SessionState | undefined;
-  for (let run = 0; run < RUNS; run++) {
-    // Alternate the order so neither approach always runs on a warmer heap.
-    const names = run % 2 === 0 ? Object.keys(methods) : Object.keys(methods).reverse();
-    for (const name of names) (results[name] ??= []).push(await measure(methods[name]));
-  }
-  await readEventLog(file, (batch) => {
-    state = reduceSession(state, batch);
-  });
-
-  const index = new SearchIndex(dir, 60_000);
-  const indexMeasure = await measure(() => {
-    index.indexState(state!, size, true);
-    void index.documentCount; // changes are queued: reading applies them, inside the measure
-    return index;
-  });
-  const searchStart = performance.now();
-  const hits = index.search('parser stream', 50);
-  const searchMs = performance.now() - searchStart;
-
-  const summary = Object.entries(results).map(([name, runs]) => ({
-    name,
-    ms: median(runs.map((r) => r.ms)),
-    heapKeptMB: median(runs.map((r) => r.heapKeptMB)),
-    heapPeakMB: median(runs.map((r) => r.heapPeakMB)),
-    rssDeltaMB: median(runs.map((r) => r.rssDeltaMB)),
-  }));
-  const app = summary[0];
-  const base = summary[1];
-  const fmt = (n: number, d = 1) => n.toFixed(d).padStart(8);
-
-  console.log(`Node ${process.version}, ${process.platform}/${process.arch}; ${RUNS} runs, medians`);
-  console.log(`log: ${state!.entries.length} transcript entries, ${events} events, ${(size / MB).toFixed(1)} MB (written in ${writeMs.toFixed(0)} ms)`);
-  console.log('');
-  console.log(`${'approach'.padEnd(42)}${'ms'.padStart(8)}${'peak heap MB'.padStart(14)}${'kept heap MB'.padStart(14)}${'rss Δ MB'.padStart(10)}`);
-  for (const row of summary)
+  console.log(
+    `Node ${process.version}; ${RUNS} rounds, interleaved; medians. Load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  const bundle = existsSync(join(ROOT, 'out/renderer/index.html')) ? startBundle() : null;
+  if (bundle)
     console.log(
-      `${row.name.padEnd(42)}${fmt(row.ms, 0)}${fmt(row.heapPeakMB).padStart(14)}${fmt(row.heapKeptMB).padStart(14)}${fmt(row.rssDeltaMB).padStart(10)}`,
+      `start bundle (index.html + the JS and CSS it loads): ${(bundle.raw / 1024).toFixed(0)} KB raw, ${(bundle.served / 1024).toFixed(0)} KB as served (brotli)`,
     );
-  console.log('');
-  console.log(
-    `ratio app / baseline: time ${(app.ms / base.ms).toFixed(2)}×, peak heap ${(app.heapPeakMB / base.heapPeakMB).toFixed(2)}×, kept heap ${(app.heapKeptMB / base.heapKeptMB).toFixed(2)}×`,
-  );
-  console.log(
-    `search index for this session: built in ${indexMeasure.ms.toFixed(0)} ms (${index.documentCount} documents, +${indexMeasure.heapKeptMB.toFixed(1)} MB heap); query "parser stream": ${hits.length} hits in ${searchMs.toFixed(1)} ms`,
-  );
-  if (!NODE_ONLY) {
-    const dataDir = join(dir, 'browser');
-    const seeded = (['a', 'b'] as const).map((name) => {
-      const sessionId = `s_bench_${name}`;
-      const label = ` [${name}]`;
-      writeLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), ENTRIES, sessionId, label);
-      return { sessionId, newest: `Question ${Math.ceil(ENTRIES / 4) - 1}${label}` };
-    });
-    await browseSessions(dataDir, [seeded[0], seeded[1]]);
+  const browser = NODE_ONLY ? null : await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  try {
+    for (const size of SIZES) {
+      const dataDir = mkdtempSync(join(tmpdir(), 'acp-bench-long-'));
+      const sessions: Seeded[] = ['a', 'b', 'c'].map((name) => {
+        const sessionId = `s_bench_${name}`;
+        const label = ` [${name}]`;
+        writeLongLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), size, sessionId, label);
+        return { sessionId, newest: `Question ${Math.ceil(size / 4) - 1}${label}` };
+      });
+      const logs = sessions.map((s) => join(dataDir, 'sessions', `${s.sessionId}.jsonl`));
+      console.log(`\n(${size} entries: three logs of ${(statSync(logs[0]).size / 1024 / 1024).toFixed(1)} MB; load ${loadavg()[0].toFixed(1)})`);
+      const rows = await nodeFigures(join(dataDir, 'node'), logs, RUNS);
+      if (browser) {
+        const { writeFileSync } = await import('node:fs');
+        writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: sessions.map((s) => s.sessionId), active: sessions[0].sessionId }));
+        rows.push(...(await browserFigures(browser, dataDir, sessions, RUNS, size)));
+      }
+      print(size, rows);
+      if (!process.env.BENCH_KEEP) rmSync(dataDir, { recursive: true, force: true });
+    }
+  } finally {
+    await browser?.close();
   }
-  if (process.env.BENCH_KEEP) console.log(`kept ${file}`);
-  else rmSync(dir, { recursive: true, force: true });
+  console.log(
+    `\nLoad average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   process.exit(0);
 }
 

@@ -33,6 +33,10 @@ test.describe('3 · tool calls and 4 · diffs', () => {
     const created = log.getByRole('article', { name: 'Tool call: Create notes.md' });
     const diff = created.getByRole('group', { name: /Diff of .*notes\.md/ });
     await expect(diff.getByText('new file', { exact: true })).toBeVisible();
+    // A transcript row shows the changed lines as plain text until the person opens the editor.
+    await expect(diff.getByLabel('Changed lines')).toContainText('New file.');
+    await expect(diff.locator('.monaco-editor')).toHaveCount(0);
+    await diff.getByRole('button', { name: 'Open in editor' }).click();
     // A new file has one side only: every line marked added, no layout toggle (edits toggle: see the next test).
     await expect(diff.locator('.monaco-editor .one-sided-added').first()).toBeVisible();
     await expect(diff.locator('.monaco-editor .view-lines')).toContainText('New file.');

@@ -124,6 +124,8 @@ test('a v2 diff with several changes, its git patch and an agent terminal render
 
   const modified = card.getByRole('group', { name: 'Diff of /w/a.txt' });
   await modified.scrollIntoViewIfNeeded();
+  // Rows show plain changed lines until the person opens the editor.
+  await modified.getByRole('button', { name: 'Open in editor' }).click();
   // a.txt has both sides (a Monaco diff editor); the new and the deleted file have one each.
   await expect(modified.locator('.monaco-diff-editor')).toHaveCount(1);
   await expect(modified.getByText('TWO', { exact: true }).first()).toBeVisible();

@@ -6,7 +6,6 @@ import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc
 import { exportFileName, sessionToMarkdown } from '../../src-shared/history/markdown';
 import { blockText } from '../../src-shared/history/entryText';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
-import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
 import { ProtocolError } from '../acp/clientSide';
@@ -14,6 +13,8 @@ import type { AgentManager } from '../agents/agentManager';
 import type { SessionManager } from '../sessions/sessionManager';
 import { DraftsStore } from '../store/draftsStore';
 import { EventLog, readEventLog } from '../store/eventLog';
+import { removeSnapshot } from '../store/logSnapshot';
+import { foldLog } from '../sessions/sessionRestore';
 import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessionCatalog';
 import type { TabsStore } from '../store/tabsStore';
 import { SearchIndex } from './searchIndex';
@@ -51,7 +52,7 @@ const LOG_SUFFIX = '.jsonl';
  * history actions (open an agent's session, rename, delete, fork, continue in a new session).
  *
  * The event logs stay the one source of truth. The history index (`sessions/index.json`) and
- * the search index (`sessions/search-index.json`) are caches that record the log size they
+ * the search index (`sessions/search-index.json` and `sessions/search/`) are caches that record the log size they
  * were built from; `reconcile()` re-folds any log whose size differs, so a crash, a deleted
  * cache or a corrupt file only costs a rebuild.
  */
@@ -152,11 +153,8 @@ export class HistoryService {
       this.options.sessions.flush();
       return live.state;
     }
-    let state: SessionState | undefined;
-    await readEventLog(this.logFile(sessionId), (batch) => {
-      state = reduceSession(state, batch);
-    });
-    return state ?? null;
+    // The snapshot beside the log, when it fits, spares folding all of it (sessionRestore.ts).
+    return (await foldLog(this.logFile(sessionId)))?.state ?? null;
   }
 
   private logFile(sessionId: string): string {
@@ -288,6 +286,7 @@ export class HistoryService {
       acpSessionId ??= live?.acpSessionId ?? entry?.acpSessionId ?? undefined;
       this.options.sessions.close(sessionId);
       this.options.tabs.close(sessionId);
+      removeSnapshot(this.logFile(sessionId));
       try {
         unlinkSync(this.logFile(sessionId));
       } catch (error) {
@@ -359,7 +358,7 @@ export class HistoryService {
   async query(text: string, limit = 50): Promise<SearchHit[]> {
     await this.reconcile();
     this.catchUp();
-    return this.search.search(text, limit).flatMap((hit) => {
+    return (await this.search.query(text, limit)).flatMap((hit) => {
       const entry = this.catalog.get(hit.sessionId);
       if (!entry) return [];
       const live = this.options.sessions.live(hit.sessionId);

@@ -1,12 +1,14 @@
-// Over 400 lines on purpose: one class owns the MiniSearch index, its per-session documents, saving
+// Over 400 lines on purpose: one class owns the MiniSearch indexes, their per-session documents, saving
 // and loading them, so "the index reflects the logs" is checked in one file.
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
+import { rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
 import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
+import { queryTerms, topQuery } from './topQuery';
 
 /** One indexed document: a piece (≤ CHUNK characters) of one transcript entry. */
 interface Doc {
@@ -26,10 +28,24 @@ interface SessionDocs {
   entries: Record<string, { sig: string; chunks: number }>;
 }
 
-/** First line of the file; the MiniSearch JSON follows on the second (loaded asynchronously). */
+/** The manifest (`search-index.json`): which sessions have a saved index, and the log size it reflects. */
 interface SearchFileHead {
   version: number;
-  sessions: Record<string, SessionDocs>;
+  sessions: Record<string, { logSize: number; scanned: number }>;
+}
+
+/** First line of a session's file (`search/<id>.json`); its MiniSearch JSON follows on the second. */
+interface SessionFileHead {
+  version: number;
+  sessionId: string;
+  logSize: number;
+  entries: SessionDocs['entries'];
+}
+
+/** One session's documents and its own MiniSearch (saved and loaded on its own). */
+interface SessionIndex {
+  docs: SessionDocs;
+  mini: MiniSearch<Doc>;
 }
 
 export interface RawHit {
@@ -40,7 +56,7 @@ export interface RawHit {
   score: number;
 }
 
-const VERSION = 2;
+const VERSION = 3;
 /** A vacuum is worth it past this many discarded documents (and a tenth of the index). */
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
@@ -56,10 +72,14 @@ const OPTIONS: Options<Doc> = {
   storeFields: ['sessionId', 'entryId', 'kind', 'text'],
   searchOptions: {
     prefix: true,
-    fuzzy: (term) => (term.length > 5 ? 0.15 : false),
+    fuzzy: (term) => fuzzyRatio(term),
     combineWith: 'AND',
   },
 };
+
+function fuzzyRatio(term: string): number | false {
+  return term.length > 5 ? 0.15 : false;
+}
 
 /** FNV-1a over the text plus its length: enough to see that an entry's text changed. */
 function signature(text: string): string {
@@ -115,18 +135,24 @@ function continued(docId: string, text: string): string {
 
 /**
  * Full-text search over every session's transcript entries: MiniSearch (pure JS, no native
- * module), persisted to `sessions/search-index.json`. Each session's documents remember the
- * log size they were built from, so a missing, corrupt or stale index is rebuilt from the
- * logs; live sessions are updated incrementally as their batches are flushed.
+ * module), one index per session, each saved in its own file (`sessions/search/<id>.json`) with
+ * a manifest (`sessions/search-index.json`) of the log size each reflects. A save rewrites only
+ * the sessions that changed, so a long history costs nothing to keep saved, and a start with
+ * nothing changed re-indexes nothing (`indexedDocuments` counts what was). A missing, corrupt or
+ * stale index is rebuilt from the logs; live sessions are updated incrementally as their
+ * batches are flushed.
  *
- * A big index takes long to (de)serialize (20,000 documents: ~0.8 s each way), so it is loaded
- * asynchronously in slices (`load()`, off the app's start path) and saved at most every
- * `maxDelayMs` while changes keep coming (a crash costs only re-indexing what changed since).
+ * Queries score with `topQuery` (the best `limit` hits, not every match), and `query()` yields
+ * to the event loop between sessions, so a search over all history never holds the host up
+ * for more than one session's share. Loading is asynchronous, one session at a time.
  */
 export class SearchIndex {
+  /** The manifest; each session's index is a file in `dir`. */
   readonly file: string;
-  private mini: MiniSearch<Doc>;
-  private sessions = new Map<string, SessionDocs>();
+  readonly dir: string;
+  private sessions = new Map<string, SessionIndex>();
+  /** Sessions whose index changed since the last save (and removed ones, to delete). */
+  private unsaved = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private dirtySince: number | null = null;
   private loading: Promise<void> | null = null;
@@ -136,6 +162,8 @@ export class SearchIndex {
   loadError: string | null = null;
   /** The last indexing failure (the index was then reset and is rebuilt from the logs). */
   lastError: string | null = null;
+  /** Documents added to the index since this object was made: what indexing cost (tests, bench). */
+  indexedDocuments = 0;
   /** Changes not applied yet, by session (a later one for the same session replaces the earlier). */
   private pending = new Map<string, { state: SessionState; logSize: number; full: boolean } | 'remove'>();
   private applyTimer: ReturnType<typeof setTimeout> | null = null;
@@ -149,10 +177,18 @@ export class SearchIndex {
     private readonly onProblem: (message: string) => void = () => {},
   ) {
     this.file = join(dataDir, 'sessions', 'search-index.json');
-    this.mini = new MiniSearch(OPTIONS);
+    this.dir = join(dataDir, 'sessions', 'search');
   }
 
-  /** Loads the saved index (once); a missing one is empty, a damaged one is reported and empty. */
+  private sessionFile(sessionId: string): string {
+    return join(this.dir, `${encodeURIComponent(sessionId)}.json`);
+  }
+
+  /**
+   * Loads the saved indexes (once). A missing manifest is empty; a damaged one is reported and
+   * empty; a session whose file is missing, damaged or of another log size is left out (and so
+   * re-indexed from its log by the caller's reconcile).
+   */
   load(): Promise<void> {
     this.loading ??= (async () => {
       let text: string | null = null;
@@ -164,14 +200,13 @@ export class SearchIndex {
       }
       if (text !== null) {
         try {
-          const newline = text.indexOf('\n');
-          const head = JSON.parse(newline === -1 ? text : text.slice(0, newline)) as SearchFileHead;
+          const head = JSON.parse(text) as SearchFileHead;
           if (head.version !== VERSION) throw new Error(`version ${String(head.version)}`);
-          if (newline === -1) throw new Error('no index after the header');
-          this.mini = await MiniSearch.loadJSONAsync(text.slice(newline + 1), OPTIONS);
-          this.sessions = new Map(Object.entries(head.sessions));
+          for (const [sessionId, saved] of Object.entries(head.sessions)) {
+            const loaded = await this.loadSession(sessionId, saved.logSize);
+            if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
+          }
         } catch (error) {
-          this.mini = new MiniSearch(OPTIONS);
           this.sessions = new Map();
           this.loadError = `The search index was unreadable and is being rebuilt from the session logs (${(error as Error).message}).`;
         }
@@ -181,11 +216,28 @@ export class SearchIndex {
     return this.loading;
   }
 
+  private async loadSession(sessionId: string, logSize: number): Promise<SessionIndex | null> {
+    const file = this.sessionFile(sessionId);
+    try {
+      const text = await readFile(file, 'utf8');
+      const newline = text.indexOf('\n');
+      if (newline === -1) throw new Error('no index after the header');
+      const head = JSON.parse(text.slice(0, newline)) as SessionFileHead;
+      // A save interrupted between a session's file and the manifest leaves them disagreeing: re-index.
+      if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
+      const mini = await MiniSearch.loadJSONAsync<Doc>(text.slice(newline + 1), OPTIONS);
+      return { docs: { logSize, scanned: 0, entries: head.entries }, mini };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file} (the session is re-indexed from its log)`, error);
+      return null;
+    }
+  }
+
   /** The log size a session's documents reflect, or will once pending changes apply (undefined: not indexed). */
   indexedLogSize(sessionId: string): number | undefined {
     const pending = this.pending.get(sessionId);
     if (pending) return pending === 'remove' ? undefined : pending.logSize;
-    return this.sessions.get(sessionId)?.logSize;
+    return this.sessions.get(sessionId)?.docs.logSize;
   }
 
   indexedSessions(): string[] {
@@ -199,7 +251,9 @@ export class SearchIndex {
 
   get documentCount(): number {
     this.apply();
-    return this.mini.documentCount;
+    let count = 0;
+    for (const { mini } of this.sessions.values()) count += mini.documentCount;
+    return count;
   }
 
   /**
@@ -238,7 +292,7 @@ export class SearchIndex {
   }
 
   /**
-   * Applies the queued changes, unless a vacuum is walking the index (then they wait for it).
+   * Applies the queued changes, unless a vacuum is walking an index (then they wait for it).
    * No indexing error escapes: the index is reset and rebuilt from the logs (search lags, the
    * app stays up).
    */
@@ -250,6 +304,7 @@ export class SearchIndex {
       for (const [sessionId, change] of batch) {
         if (change === 'remove') this.dropSession(sessionId);
         else this.applyState(change.state, change.logSize, change.full);
+        this.unsaved.add(sessionId);
       }
     } catch (error) {
       this.reset(error);
@@ -259,14 +314,18 @@ export class SearchIndex {
   }
 
   private vacuumIfDirty(): void {
-    if (this.mini.dirtCount < VACUUM_DIRT || this.mini.dirtFactor < 0.1) return;
-    this.vacuuming = this.mini
-      .vacuum({ batchSize: 1000, batchWait: 5 })
-      .catch((error: unknown) => this.reset(error))
-      .finally(() => {
-        this.vacuuming = null;
-        if (this.pending.size) this.applySoon();
-      });
+    for (const { mini } of this.sessions.values()) {
+      if (mini.dirtCount < VACUUM_DIRT || mini.dirtFactor < 0.1) continue;
+      this.vacuuming = mini
+        .vacuum({ batchSize: 1000, batchWait: 5 })
+        .catch((error: unknown) => this.reset(error))
+        .finally(() => {
+          this.vacuuming = null;
+          if (this.pending.size) this.applySoon();
+          else this.vacuumIfDirty();
+        });
+      return;
+    }
   }
 
   private problem(message: string): void {
@@ -280,18 +339,19 @@ export class SearchIndex {
   /** Starts over empty: the next reconcile re-indexes every log (their sizes no longer match). */
   private reset(error: unknown): void {
     this.problem(`The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`);
-    this.mini = new MiniSearch(OPTIONS);
+    for (const sessionId of this.sessions.keys()) this.unsaved.add(sessionId);
     this.sessions = new Map();
     this.schedule();
   }
 
   private applyState(state: SessionState, logSize: number, full: boolean): void {
-    let docs = this.sessions.get(state.sessionId);
-    if (!docs) {
-      docs = { logSize, scanned: 0, entries: {} };
-      this.sessions.set(state.sessionId, docs);
+    let session = this.sessions.get(state.sessionId);
+    if (!session) {
+      session = { docs: { logSize, scanned: 0, entries: {} }, mini: new MiniSearch(OPTIONS) };
+      this.sessions.set(state.sessionId, session);
       full = true;
     }
+    const { docs } = session;
     const entries = state.entries;
     // Entries of the running turn change with every chunk: they wait for the turn to end.
     let until = entries.length;
@@ -311,68 +371,84 @@ export class SearchIndex {
     for (let i = from; i < until; i++) {
       const entry = entries[i];
       seen?.add(entry.id);
-      this.indexEntry(state.sessionId, docs, entry);
+      this.indexEntry(state.sessionId, session, entry);
     }
     if (seen) {
-      for (const entryId of Object.keys(docs.entries)) if (!seen.has(entryId)) this.removeEntry(docs, entryId);
+      for (const entryId of Object.keys(docs.entries)) if (!seen.has(entryId)) this.removeEntry(session, entryId);
     }
     docs.scanned = until;
     docs.logSize = logSize;
   }
 
-  private indexEntry(sessionId: string, docs: SessionDocs, entry: TranscriptEntry): void {
+  private indexEntry(sessionId: string, session: SessionIndex, entry: TranscriptEntry): void {
     const text = SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '';
-    const previous = docs.entries[entry.id];
+    const previous = session.docs.entries[entry.id];
     if (!text.trim()) {
-      if (previous) this.removeEntry(docs, entry.id);
+      if (previous) this.removeEntry(session, entry.id);
       return;
     }
     const sig = signature(text);
     if (previous?.sig === sig) return;
-    if (previous) this.removeEntry(docs, entry.id);
+    if (previous) this.removeEntry(session, entry.id);
     const chunks = chunkText(text);
-    this.mini.addAll(chunks.map((chunk, n) => ({ id: `${entry.id}#${n}`, sessionId, entryId: entry.id, kind: entry.kind, text: chunk })));
-    docs.entries[entry.id] = { sig, chunks: chunks.length };
+    session.mini.addAll(chunks.map((chunk, n) => ({ id: `${entry.id}#${n}`, sessionId, entryId: entry.id, kind: entry.kind, text: chunk })));
+    this.indexedDocuments += chunks.length;
+    session.docs.entries[entry.id] = { sig, chunks: chunks.length };
   }
 
-  private removeEntry(docs: SessionDocs, entryId: string): void {
-    const previous = docs.entries[entryId];
+  private removeEntry(session: SessionIndex, entryId: string): void {
+    const previous = session.docs.entries[entryId];
     if (!previous) return;
     for (let n = 0; n < previous.chunks; n++) {
       const id = `${entryId}#${n}`;
-      if (this.mini.has(id)) this.mini.discard(id);
+      if (session.mini.has(id)) session.mini.discard(id);
     }
-    delete docs.entries[entryId];
+    delete session.docs.entries[entryId];
   }
 
   private dropSession(sessionId: string): void {
-    const docs = this.sessions.get(sessionId);
-    if (!docs) return;
-    for (const entryId of Object.keys(docs.entries)) this.removeEntry(docs, entryId);
     this.sessions.delete(sessionId);
   }
 
-  /** Matches, best first, one per transcript entry. */
+  /** Matches, best first, one per transcript entry (all at once: tests and small indexes). */
   search(query: string, limit = 50): RawHit[] {
     this.apply();
-    const results: SearchResult[] = this.mini.search(query);
-    const terms = [...new Set(results.flatMap((r) => r.terms))];
-    const hits: RawHit[] = [];
-    const seen = new Set<string>();
-    for (const result of results) {
-      const entryId = String(result.entryId);
-      if (seen.has(entryId)) continue;
-      seen.add(entryId);
-      hits.push({
-        sessionId: String(result.sessionId),
-        entryId,
-        kind: String(result.kind),
-        snippet: continued(String(result.id), snippet(String(result.text ?? ''), terms.length ? terms : query.split(/\s+/))),
-        score: result.score,
-      });
-      if (hits.length >= limit) break;
+    const terms = queryTerms(query);
+    const found: RawHit[] = [];
+    for (const session of this.sessions.values()) found.push(...this.searchSession(session, terms, limit));
+    return merge(found, limit);
+  }
+
+  /** The same as `search`, yielding to the event loop between sessions. */
+  async query(query: string, limit = 50): Promise<RawHit[]> {
+    this.apply();
+    const terms = queryTerms(query);
+    const found: RawHit[] = [];
+    for (const sessionId of [...this.sessions.keys()]) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const session = this.sessions.get(sessionId);
+      if (session) found.push(...this.searchSession(session, terms, limit));
     }
-    return hits;
+    return merge(found, limit);
+  }
+
+  /** One session's best hits, one per entry: chunks of one entry share it, so ask for more until `limit` entries. */
+  private searchSession(session: SessionIndex, terms: string[], limit: number): RawHit[] {
+    for (let want = limit * 2; ; want *= 4) {
+      const top = topQuery(session.mini, terms, want, fuzzyRatio);
+      const hits: RawHit[] = [];
+      const seen = new Set<string>();
+      for (const { shortId, score } of top) {
+        const id = externalId(session.mini, shortId);
+        const stored = session.mini.getStoredFields(id) as Omit<Doc, 'id'> | undefined;
+        if (!stored || seen.has(stored.entryId)) continue;
+        seen.add(stored.entryId);
+        const text = continued(id, snippet(stored.text, terms));
+        hits.push({ sessionId: stored.sessionId, entryId: stored.entryId, kind: stored.kind, snippet: text, score });
+        if (hits.length >= limit) break;
+      }
+      if (hits.length >= limit || top.length < want) return hits;
+    }
   }
 
   /** Saves `delayMs` after the last change, but at least every `maxDelayMs` while changes continue. */
@@ -394,14 +470,35 @@ export class SearchIndex {
     );
   }
 
-  /** Saves the index now if it changed. */
+  /** Saves what changed now: each changed session's file, then the manifest that points at them. */
   flush(): void {
     this.apply();
     if (!this.timer) return;
     clearTimeout(this.timer);
     this.timer = null;
     this.dirtySince = null;
-    const head: SearchFileHead = { version: VERSION, sessions: Object.fromEntries(this.sessions) };
-    writeFileAtomic(this.file, `${JSON.stringify(head)}\n${JSON.stringify(this.mini)}`);
+    for (const sessionId of this.unsaved) {
+      const session = this.sessions.get(sessionId);
+      if (!session) {
+        rmSync(this.sessionFile(sessionId), { force: true });
+        continue;
+      }
+      const head: SessionFileHead = { version: VERSION, sessionId, logSize: session.docs.logSize, entries: session.docs.entries };
+      writeFileAtomic(this.sessionFile(sessionId), `${JSON.stringify(head)}\n${JSON.stringify(session.mini)}`);
+    }
+    this.unsaved.clear();
+    const manifest: SearchFileHead = { version: VERSION, sessions: {} };
+    for (const [sessionId, { docs }] of this.sessions) manifest.sessions[sessionId] = { logSize: docs.logSize, scanned: docs.scanned };
+    writeFileAtomic(this.file, JSON.stringify(manifest));
   }
+}
+
+/** MiniSearch's own id of a document from its internal short id. */
+function externalId(mini: MiniSearch<Doc>, shortId: number): string {
+  return (mini as unknown as { _documentIds: Map<number, string> })._documentIds.get(shortId) ?? '';
+}
+
+/** Hits of every session, best first, at most `limit`. */
+function merge(hits: RawHit[], limit: number): RawHit[] {
+  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
 }

@@ -1,6 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -10,6 +9,7 @@ import { framesOf } from '../../src-shared/ipc/frameParts';
 import type { AppCore } from '../core/appCore';
 import { dispatch } from '../core/dispatch';
 import { logged } from '../log/mainLog';
+import { cacheControl, pickEncoding, StaticAssets } from './staticAssets';
 
 export interface BrowserHostOptions {
   core: AppCore;
@@ -51,6 +51,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const token = options.token ?? randomBytes(24).toString('base64url');
   const host = options.host ?? '127.0.0.1';
   const rendererDir = resolve(options.rendererDir);
+  const assets = new StaticAssets();
   // Responses being sent, so that stopping lets them finish: a page still loading a script
   // when the host stops gets all of it, never a cut response (issue 28).
   const inFlight = new Set<ServerResponse>();
@@ -63,8 +64,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (inFlight.size === 0) drained?.();
     });
     if (closing) res.setHeader('connection', 'close');
-    serveHttp(req, res, rendererDir, token);
+    serveHttp(req, res, rendererDir, token, assets);
   });
+  void assets.warm(rendererDir).catch(logged('Compressing the renderer for the browser host', 'debug'));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES * 4 });
 
   server.on('upgrade', (req, socket, head) => {
@@ -170,9 +172,9 @@ function cookieToken(req: IncomingMessage): string | null {
   }
 }
 
-function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string): void {
+function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string, assets: StaticAssets): void {
   try {
-    serveChecked(req, res, rendererDir, token);
+    serveChecked(req, res, rendererDir, token, assets);
   } catch {
     if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Bad request\n');
@@ -183,25 +185,12 @@ function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: strin
  * Sends a file whole, with its length: it is read before the status line, so a read that fails
  * (the file went away, a rebuild in progress) is a 404 or 500, never a response cut in the middle.
  */
-async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, headers: Record<string, string>): Promise<void> {
-  let body: Buffer;
-  try {
-    body = await readFile(file);
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    if (!missing) logged(`Reading ${file} to serve it`, 'warn')(error);
-    res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' }).end(missing ? 'Not found\n' : 'The file could not be read.\n');
-    return;
-  }
-  res.writeHead(200, { ...headers, 'content-length': String(body.length) });
-  res.end(req.method === 'HEAD' ? undefined : body);
-}
 
 function badRequest(res: ServerResponse): void {
   res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
 }
 
-function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string): void {
+function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string, assets: StaticAssets): void {
   const url = parseRequestUrl(req.url);
   if (!url) return badRequest(res);
   const fromQuery = url.searchParams.get('token');
@@ -227,16 +216,36 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
     return;
   }
+  const encoding = pickEncoding(req, file, statSync(file).size);
   const headers: Record<string, string> = {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
-    'cache-control': 'no-store',
+    // Content-hashed assets for a year; index.html revalidated (its ETag answers 304) so a rebuild shows.
+    'cache-control': cacheControl(file),
+    vary: 'accept-encoding',
   };
+  if (encoding !== 'identity') headers['content-encoding'] = encoding;
   // The page's own assets load without the query string; a same-site cookie carries the token.
   if (fromQuery) headers['set-cookie'] = `acp_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`;
   if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
-  sendFile(req, res, file, headers).catch(logged(`Serving ${file}`));
+  assets.body(file, encoding).then(
+    ({ body, etag }) => {
+      headers.etag = etag;
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
+      headers['content-length'] = String(body.length);
+      res.writeHead(200, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+    },
+    (error: NodeJS.ErrnoException) => {
+      // Read whole before the status line: a failed read is a clear 404/500, never a cut response.
+      const missing = error?.code === 'ENOENT';
+      if (!missing) logged(`Reading ${file} to serve it`, 'warn')(error);
+      res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' }).end(missing ? 'Not found
+' : 'The file could not be read.
+');
+    },
+  );
 }
 
 /** One window's connection: requests in, answers and events out. */

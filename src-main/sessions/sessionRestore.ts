@@ -1,25 +1,28 @@
 import type { RawObject } from '../../src-shared/session/events';
-import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
-import { type LineRange, readEventLog } from '../store/eventLog';
+import type { LineRange } from '../store/eventLog';
+import { foldLogFile, saveSnapshot, type LogOffsets } from '../store/logSnapshot';
 import type { Session } from './session';
+import { sessionFold } from './sessionFold';
 import { canReconnect, readonlyReason } from './sessionConnect';
+
+/** A snapshot is written when opening read at least this many events past the last one (tests set 0). */
+export const snapshotPolicy = { minEvents: 500 };
 
 /**
  * Folds a session's log: its state, what its agent said it could do when it last connected
  * (for a read-only restore), where its damaged lines are and how many no earlier run reported. Null for no session.
+ * Starts from the snapshot beside the log when it fits (`logSnapshot.ts`), and leaves a new one
+ * when much of the log had to be read, so the next open reads only what came after.
  */
 export async function foldLog(
   file: string,
-): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; unreported: number; damaged: LineRange[] } | null> {
-  let state: SessionState | undefined;
-  let capabilities: RawObject | null | undefined;
-  const result = await readEventLog(file, (batch) => {
-    state = reduceSession(state, batch);
-    for (const event of batch) if (event.kind === 'session.connected') capabilities = event.capabilities;
-  });
-  if (!state || !state.agentId) return null;
-  return { state, capabilities, unreported: result.unreported, damaged: result.damaged };
+): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; unreported: number; damaged: LineRange[]; offsets: LogOffsets; eventsParsed: number } | null> {
+  const folded = await foldLogFile(file, sessionFold);
+  if (!folded.state || !folded.state.state.agentId) return null;
+  if (folded.eventsParsed > 0 && folded.eventsParsed >= snapshotPolicy.minEvents) saveSnapshot(file, sessionFold, folded);
+  const { state, capabilities } = folded.state;
+  return { state, capabilities, unreported: folded.unreported, damaged: folded.damaged, offsets: folded.offsets, eventsParsed: folded.eventsParsed };
 }
 
 /**

@@ -188,12 +188,12 @@ export function damageNotice(damaged: readonly LineRange[], fresh: number, fileN
 }
 
 /** What a damage notice says it reported: the ranges it lists, and for a shortened list, how many lines up to which line. */
-interface DamageClaim {
+export interface DamageClaim {
   ranges: LineRange[];
   upTo?: { line: number; count: number };
 }
 
-function damageClaim(event: SessionEvent): DamageClaim | null {
+export function damageClaim(event: SessionEvent): DamageClaim | null {
   if (event.kind !== 'notice' || !event.message.includes(DAMAGE_NOTICE)) return null;
   // A notice from before positions were recorded names no line: what it reported is unknown.
   const listed = /skipped: lines? (\d+(?:–\d+)?(?:, \d+(?:–\d+)?)*)/.exec(event.message);
@@ -207,7 +207,7 @@ function damageClaim(event: SessionEvent): DamageClaim | null {
 }
 
 /** Damaged lines (ascending) that no claim covers. */
-function countUnreported(damaged: readonly number[], claims: readonly DamageClaim[]): number {
+export function countUnreported(damaged: readonly number[], claims: readonly DamageClaim[]): number {
   if (damaged.length === 0) return 0;
   const isDamaged = new Set(damaged);
   const lastDamaged = damaged[damaged.length - 1];
@@ -224,7 +224,7 @@ function countUnreported(damaged: readonly number[], claims: readonly DamageClai
   return damaged.length - reported.size;
 }
 
-function toRanges(lines: readonly number[]): LineRange[] {
+export function toRanges(lines: readonly number[]): LineRange[] {
   const ranges: LineRange[] = [];
   for (const line of lines) {
     const last = ranges.at(-1);

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { languageFor, loadMonaco } from './monaco';
+import { StaticDiff } from './StaticDiff';
+import { basename, dirname } from './staticDiff';
 
 const MAX_HEIGHT = 420;
 const LINE_HEIGHT = 19;
@@ -17,6 +19,11 @@ export interface DiffBlockProps {
   deleted?: boolean;
   /** Render at once rather than when scrolled into view. */
   eager?: boolean;
+  /**
+   * Show a static diff (plain lines, no editor) until the person opens it: a transcript row
+   * costs what it shows, and scrolling a long session mounts no editors.
+   */
+  staticFirst?: boolean;
 }
 
 /**
@@ -25,9 +32,10 @@ export interface DiffBlockProps {
  * screen; they are disposed on unmount. Unchanged regions are folded so a long file with
  * a small change stays short, and Monaco renders only the visible lines of a large one.
  */
-export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: DiffBlockProps) {
+export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, staticFirst }: DiffBlockProps) {
   const layout = useStore((s) => s.diffLayout);
   const host = useRef<HTMLDivElement>(null);
+  const [opened, setOpened] = useState(!staticFirst);
   const [visible, setVisible] = useState(Boolean(eager));
   const [height, setHeight] = useState(() => Math.min(MAX_HEIGHT, Math.max(3, lineCount(newText), lineCount(oldText ?? '')) * LINE_HEIGHT + 8));
   const [stats, setStats] = useState<{ added: number; removed: number } | null>(null);
@@ -37,7 +45,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
   const editorRef = useRef<import('monaco-editor/editor').editor.IStandaloneDiffEditor | null>(null);
 
   useEffect(() => {
-    if (visible || !host.current) return;
+    if (!opened || visible || !host.current) return;
     const observer = new IntersectionObserver((records) => {
       if (records.some((r) => r.isIntersecting)) {
         setVisible(true);
@@ -46,7 +54,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
     });
     observer.observe(host.current);
     return () => observer.disconnect();
-  }, [visible]);
+  }, [visible, opened]);
 
   useEffect(() => {
     if (!visible || !host.current) return;
@@ -160,6 +168,20 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager }: 
   }, [layout, oneSided]);
 
   const label = deleted ? 'deleted' : oldText === null ? 'new file' : null;
+  if (!opened) {
+    return (
+      <StaticDiff
+        path={path}
+        oldText={deleted ? (oldText ?? '') : oldText}
+        newText={deleted ? '' : newText}
+        label={label}
+        onOpen={() => {
+          setOpened(true);
+          setVisible(true);
+        }}
+      />
+    );
+  }
   return (
     <div className="diff-block" role="group" aria-label={`Diff of ${path}`}>
       <div className="diff-head">
@@ -205,13 +227,4 @@ function lineCount(text: string): number {
 function textLines(text: string): number {
   if (!text) return 0;
   return lineCount(text) - (text.endsWith('\n') ? 1 : 0);
-}
-
-function basename(path: string): string {
-  return path.split(/[\\/]/).pop() || path;
-}
-
-function dirname(path: string): string {
-  const cut = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return cut > 0 ? path.slice(0, cut) : '';
 }

@@ -14,7 +14,7 @@ const OPERATIONS: Record<string, string> = { add: 'Added', delete: 'Deleted', mo
  * operation) with an optional patch: one Monaco diff per change the patch has text for, the
  * patch itself on request, and a line for changes without text (binary files, pure moves).
  */
-export function DiffChanges({ toolCallId, content }: { toolCallId: string; content: RawObject }) {
+export function DiffChanges({ toolCallId, content, staticFirst }: { toolCallId: string; content: RawObject; staticFirst?: boolean }) {
   const changes = (Array.isArray(content.changes) ? content.changes : []).filter((c): c is RawObject => typeof c === 'object' && c !== null);
   const patch = typeof content.patch === 'object' && content.patch !== null ? (content.patch as RawObject) : null;
   // The SDK's schema names the patch text `text`; the seed draft named it `diff`.
@@ -47,6 +47,7 @@ export function DiffChanges({ toolCallId, content }: { toolCallId: string; conte
         return (
           <DiffBlock
             key={i}
+            staticFirst={staticFirst}
             modelKey={`${toolCallId}:${i}:${path}`}
             path={path}
             oldText={operation === 'add' ? null : (file.oldText ?? '')}

@@ -109,7 +109,14 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
         </ul>
       )}
       {entry.content.map((content, i) => (
-        <ToolContent key={i} sessionId={sessionId} toolCallId={entry.toolCallId} content={toolContentView(content)} meta={entry.meta} />
+        <ToolContent
+          key={i}
+          sessionId={sessionId}
+          toolCallId={entry.toolCallId}
+          content={toolContentView(content)}
+          meta={entry.meta}
+          asking={Boolean(permission)}
+        />
       ))}
       {entry.rawInput !== undefined && (
         <div className="raw">
@@ -163,7 +170,20 @@ function PermissionAnswer({ outcome }: { outcome: NonNullable<ToolCallEntry['per
   );
 }
 
-function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: string; toolCallId: string; content: ToolContentView; meta: unknown }) {
+function ToolContent({
+  sessionId,
+  toolCallId,
+  content,
+  meta,
+  asking,
+}: {
+  sessionId: string;
+  toolCallId: string;
+  content: ToolContentView;
+  meta: unknown;
+  /** A permission is asked on this call: the real diff is what is being approved, shown at once. */
+  asking: boolean;
+}) {
   switch (content.type) {
     case 'content': {
       const block = content.block;
@@ -177,9 +197,11 @@ function ToolContent({ sessionId, toolCallId, content, meta }: { sessionId: stri
       return <UnknownBox label={`content ${block ? (block.type === 'unknown' ? block.typeName : block.type) : 'undefined'}`} raw={block?.raw} />;
     }
     case 'diff':
-      if (content.changes) return <DiffChanges toolCallId={toolCallId} content={content.raw} />;
+      if (content.changes) return <DiffChanges toolCallId={toolCallId} content={content.raw} staticFirst={!asking} />;
       return (
         <DiffBlock
+          // A row shows plain changed lines; the editor mounts when the person opens it.
+          staticFirst={!asking}
           modelKey={`${toolCallId}:${content.path}`}
           path={content.path}
           // An empty old text is how Qwen Code marks a new file (ACP: no old text).

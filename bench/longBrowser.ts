@@ -1,0 +1,246 @@
+/**
+ * The browser half of `npm run bench`: three sessions of N entries open in tabs of the browser
+ * host, driven in Chromium, each figure next to a floor from the same run: a trivial Node server
+ * whose page fetches the same log, parses it and shows the newest 40 entries as plain text (and,
+ * for scrolling, every entry as a plain line).
+ */
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { rssMB, startHost } from './host';
+import { median, type Row } from './longNode';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+export interface Seeded {
+  sessionId: string;
+  /** Text only this session's newest turn shows. */
+  newest: string;
+}
+
+interface AppRound {
+  coldStart: number;
+  open: number;
+  second: number;
+  switches: number[];
+  scrollMs: number;
+  frameP95: number;
+  heapMB: number;
+  rssMB: number;
+}
+
+interface FloorRound {
+  coldStart: number;
+  open: number;
+  scrollMs: number;
+  frameP95: number;
+}
+
+/** The floor: a trivial server (its own process) and a page that fetches, parses and shows the log. */
+const FLOOR_SERVER = `
+const http = require('node:http'); const fs = require('node:fs'); const path = require('node:path');
+const dir = process.argv[1];
+const page = ${JSON.stringify(`<!doctype html><meta charset="utf-8"><title>floor</title>
+<style>body{margin:0;font:14px sans-serif}#log{height:100vh;overflow:auto;white-space:pre-wrap}</style>
+<div id="log" role="log">ready</div><script>
+const id = location.hash.slice(1);
+if (id) fetch('/log/' + id).then((r) => r.text()).then((text) => {
+  const entries = [];
+  let reply = null;
+  for (const line of text.split('\\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    if (e.kind === 'turn.started') { entries.push(e.prompt.map((b) => b.text).join('')); reply = null; }
+    else if (e.kind === 'acp.update' && e.update.sessionUpdate === 'agent_message_chunk') { if (reply === null) { reply = entries.length; entries.push(''); } entries[reply] += e.update.content.text; }
+    else if (e.kind === 'acp.update' && e.update.sessionUpdate === 'tool_call') entries.push(e.update.title);
+  }
+  const log = document.getElementById('log');
+  log.textContent = entries.slice(-40).join('\\n');
+  window.floorEntries = entries;
+});
+window.showAll = () => { const log = document.getElementById('log'); log.textContent = ''; for (const t of window.floorEntries) { const d = document.createElement('div'); d.textContent = t; log.append(d); } log.scrollTop = log.scrollHeight; };
+</script>`)};
+const server = http.createServer((req, res) => {
+  if (req.url.startsWith('/log/')) return fs.createReadStream(path.join(dir, 'sessions', path.basename(req.url.slice(5)) + '.jsonl')).pipe(res);
+  res.writeHead(200, { 'content-type': 'text/html' }); res.end(page);
+});
+server.listen(0, '127.0.0.1', () => console.log('serving at http://127.0.0.1:' + server.address().port + '/'));
+`;
+
+async function floorServer(dataDir: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['-e', FLOOR_SERVER, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((done) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const match = /serving at (\S+)/.exec(out);
+      if (match) done(match[1]);
+    });
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+function shows(page: Page, text: string) {
+  return page.waitForFunction(`document.querySelector('[role="log"]')?.textContent?.includes(${JSON.stringify(text)})`, undefined, {
+    timeout: 300_000,
+    polling: 16,
+  });
+}
+
+/** 100 wheel steps up, each followed by a frame: the time they take and the p95 frame while they run. */
+async function wheel(page: Page): Promise<{ ms: number; frameP95: number }> {
+  await page.evaluate(`(() => {
+    window.benchFrames = []; window.benchRunning = true;
+    let last = performance.now();
+    const tick = (now) => { window.benchFrames.push(now - last); last = now; if (window.benchRunning) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  })()`);
+  await page.mouse.move(640, 450);
+  const start = performance.now();
+  for (let i = 0; i < 100; i++) {
+    await page.mouse.wheel(0, -800);
+    await page.evaluate('new Promise((r) => requestAnimationFrame(() => r()))');
+  }
+  const ms = performance.now() - start;
+  const frames = (await page.evaluate('(window.benchRunning = false, window.benchFrames.slice(1))')) as number[];
+  const sorted = frames.sort((a, b) => a - b);
+  return { ms, frameP95: sorted[Math.floor(sorted.length * 0.95)] ?? NaN };
+}
+
+async function heapMB(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  await cdp.detach();
+  return usedSize / 1024 / 1024;
+}
+
+const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
+
+async function appRound(browser: Browser, dataDir: string, sessions: Seeded[]): Promise<AppRound> {
+  const spawned = performance.now();
+  const host = await startHost({ agents: [AGENT] }, { dataDir, keepData: true });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const page = await context.newPage();
+  try {
+    const loadStart = performance.now();
+    await page.goto(host.url);
+    await page.getByRole('button', { name: `New session with ${AGENT.name}` }).waitFor({ timeout: 300_000 });
+    const coldStart = performance.now() - spawned;
+    // The active tab (the one the last round left) shows its newest entry.
+    await page.waitForFunction(
+      `(() => { const t = document.querySelector('[role="log"]')?.textContent ?? ''; return ${JSON.stringify(sessions.map((s) => s.newest))}.some((n) => t.includes(n)); })()`,
+      undefined,
+      { timeout: Number(process.env.BENCH_WAIT_MS ?? 300_000), polling: 16 },
+    );
+    const open = performance.now() - loadStart;
+    const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    const shown = await page.evaluate(`document.querySelector('[role="log"]').textContent`);
+    const first = sessions.findIndex((s) => String(shown).includes(s.newest));
+    const order = [0, 1, 2].filter((i) => i !== first);
+    let start = performance.now();
+    await tabs.nth(order[0]).click();
+    await shows(page, sessions[order[0]].newest);
+    const second = performance.now() - start;
+    await tabs.nth(order[1]).click();
+    await shows(page, sessions[order[1]].newest);
+    const switches: number[] = [];
+    for (const index of [0, 1, 2, 0, 1, 2]) {
+      start = performance.now();
+      await tabs.nth(index).click();
+      await shows(page, sessions[index].newest);
+      switches.push(performance.now() - start);
+    }
+    const scroll = await wheel(page);
+    // Back to the newest entry, so the next round's tab comes back at the bottom.
+    await page.getByRole('log', { name: 'Transcript' }).evaluate((el) => (el.scrollTop = el.scrollHeight));
+    return { coldStart, open, second, switches, scrollMs: scroll.ms, frameP95: scroll.frameP95, heapMB: await heapMB(page), rssMB: rssMB(host.process.pid!) };
+  } catch (error) {
+    await page.screenshot({ path: join(process.env.BENCH_SHOTS ?? '/tmp', 'bench-long-fail.png') }).catch(() => {});
+    throw error;
+  } finally {
+    await context.close();
+    await host.stop();
+  }
+}
+
+async function floorRound(browser: Browser, dataDir: string, sessions: Seeded[]): Promise<FloorRound> {
+  const spawned = performance.now();
+  const server = await floorServer(dataDir);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    const loadStart = performance.now();
+    await page.goto(`${server.url}#${sessions[0].sessionId}`);
+    await page.getByText('ready').or(page.getByText(sessions[0].newest)).first().waitFor();
+    const coldStart = performance.now() - spawned;
+    await shows(page, sessions[0].newest);
+    const open = performance.now() - loadStart;
+    await page.evaluate('window.showAll()');
+    const scroll = await wheel(page);
+    return { coldStart, open, scrollMs: scroll.ms, frameP95: scroll.frameP95 };
+  } finally {
+    await context.close();
+    server.stop();
+  }
+}
+
+/** The start bundle: index.html and what it loads, raw and as served (brotli). */
+export function startBundle(): { raw: number; served: number } {
+  const dir = join(ROOT, 'out/renderer');
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const files = [join(dir, 'index.html'), ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((m) => join(dir, m[1]))];
+  let raw = 0;
+  let served = 0;
+  for (const file of files) {
+    const body = readFileSync(file);
+    raw += body.length;
+    served += brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }).length;
+  }
+  return { raw, served };
+}
+
+export async function browserFigures(browser: Browser, dataDir: string, sessions: Seeded[], runs: number, entries: number): Promise<Row[]> {
+  // One unmeasured start: the first open of each session folds its whole log and leaves its
+  // snapshot, as the first visit after an upgrade would; the rounds measure coming back.
+  await appRound(browser, dataDir, sessions);
+  const app: AppRound[] = [];
+  const floor: FloorRound[] = [];
+  for (let run = 0; run < runs; run++) {
+    if (run % 2 === 0) {
+      app.push(await appRound(browser, dataDir, sessions));
+      floor.push(await floorRound(browser, dataDir, sessions));
+    } else {
+      floor.push(await floorRound(browser, dataDir, sessions));
+      app.push(await appRound(browser, dataDir, sessions));
+    }
+  }
+  const m = <T>(rounds: T[], pick: (r: T) => number) => median(rounds.map(pick));
+  const switches = app.flatMap((r) => r.switches);
+  return [
+    {
+      figure: 'cold start: host start → agent list (ms)',
+      app: m(app, (r) => r.coldStart),
+      floor: m(floor, (r) => r.coldStart),
+      unit: 'ms',
+      goal: { ratio: 1.5 },
+    },
+    {
+      figure: 'open: page load → newest entry (ms)',
+      app: m(app, (r) => r.open),
+      floor: m(floor, (r) => r.open),
+      unit: 'ms',
+      goal: { ratio: 1.5, ...(entries === 10_000 ? { max: 300 } : {}) },
+    },
+    { figure: 'open a 2nd session (ms)', app: m(app, (r) => r.second), floor: NaN, unit: 'ms', goal: { max: 200 } },
+    { figure: 'tab switch p50 (ms)', app: median(switches), floor: NaN, unit: 'ms', goal: { max: 50 } },
+    { figure: 'tab switch max (ms)', app: Math.max(...switches), floor: NaN, unit: 'ms', goal: { max: 100 } },
+    { figure: 'wheel scroll, 100 steps (ms)', app: m(app, (r) => r.scrollMs), floor: m(floor, (r) => r.scrollMs), unit: 'ms', goal: { ratio: 1.2 } },
+    { figure: 'wheel scroll, p95 frame (ms)', app: m(app, (r) => r.frameP95), floor: m(floor, (r) => r.frameP95), unit: 'ms', goal: { max: 17 } },
+    { figure: 'host RSS, 3 sessions open (MB)', app: m(app, (r) => r.rssMB), floor: NaN, unit: 'MB', goal: { max: 200 } },
+    { figure: 'page heap per open session (MB)', app: m(app, (r) => r.heapMB) / 3, floor: NaN, unit: 'MB', goal: { max: 40 } },
+  ];
+}

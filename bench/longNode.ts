@@ -1,0 +1,107 @@
+/**
+ * The Node half of `npm run bench`: what main does to open and search long sessions, each next
+ * to a floor measured in the same run (interleaved rounds, medians).
+ */
+import MiniSearch from 'minisearch';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { SessionEvent } from '../src-shared/session/events';
+import { reduceSession } from '../src-shared/session/reducer';
+import { SearchIndex } from '../src-main/history/searchIndex';
+import { foldLog } from '../src-main/sessions/sessionRestore';
+import { snapshotFile } from '../src-main/store/logSnapshot';
+
+export interface Row {
+  figure: string;
+  app: number;
+  floor: number;
+  unit: string;
+  /** The goal, as a ratio to the floor (`ratio`) or an absolute bound (`max`). */
+  goal: { ratio?: number; max?: number };
+}
+
+const QUERIES = ['parser stream', 'folds', 'Question 1234', 'nothing waits', 'arriving', 'fil', 'line event', 'stat', 'Edit file7', 'reads each line'];
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** The floor for opening: the whole file read at once, parsed, folded (no streaming, no snapshot). */
+function wholeFile(file: string): number {
+  const start = performance.now();
+  const text = readFileSync(file, 'utf8');
+  const all = JSON.parse(`[${text.trimEnd().split('\n').join(',')}]`) as SessionEvent[];
+  reduceSession(undefined, all);
+  return performance.now() - start;
+}
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+/** Open and search figures for three logs of one size. */
+export async function nodeFigures(dataDir: string, logs: string[], runs: number): Promise<Row[]> {
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const floor: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    // Interleaved: floor, app (no snapshot), app (snapshot), floor…
+    floor.push(wholeFile(logs[0]));
+    rmSync(snapshotFile(logs[0]), { force: true });
+    cold.push(await timed(() => foldLog(logs[0]))); // leaves a snapshot
+    warm.push(await timed(() => foldLog(logs[0])));
+    floor.push(wholeFile(logs[0]));
+  }
+
+  // Search: three sessions indexed; the app's query next to MiniSearch's own search() over the same indexes.
+  const index = new SearchIndex(dataDir, 600_000);
+  for (const log of logs) {
+    const folded = await foldLog(log);
+    index.indexState(folded!.state, 1, true);
+  }
+  await index.idle();
+  index.flush();
+  const minis = (index as unknown as { sessions: Map<string, { mini: MiniSearch<object> }> }).sessions;
+  const appQuery: number[] = [];
+  const miniQuery: number[] = [];
+  // One unmeasured pass: compiled code and the length caches, as after the first search of a session.
+  for (const query of QUERIES) await index.query(query, 50);
+  for (let run = 0; run < runs; run++) {
+    for (const query of QUERIES) {
+      appQuery.push(await timed(() => index.query(query, 50)));
+      miniQuery.push(
+        await timed(async () => {
+          for (const { mini } of minis.values()) mini.search(query).slice(0, 50);
+        }),
+      );
+    }
+  }
+  // A restart with nothing changed: load the saved index, count what is indexed again.
+  const again = new SearchIndex(dataDir, 600_000);
+  const loadMs = await timed(() => again.load());
+  const reindexed = again.indexedDocuments;
+
+  return [
+    { figure: 'main: open, no snapshot (ms)', app: median(cold), floor: median(floor), unit: 'ms', goal: {} },
+    { figure: 'main: open, from its snapshot (ms)', app: median(warm), floor: median(floor), unit: 'ms', goal: { ratio: 1.5 } },
+    {
+      figure: 'search p95, 3 sessions (ms; floor: MiniSearch search())',
+      app: percentile(appQuery, 95),
+      floor: percentile(miniQuery, 95),
+      unit: 'ms',
+      goal: { max: 30 },
+    },
+    { figure: `search index load at restart (ms; ${reindexed} docs re-indexed)`, app: loadMs, floor: NaN, unit: 'ms', goal: {} },
+  ];
+}
+
+export { join };

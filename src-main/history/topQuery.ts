@@ -1,0 +1,160 @@
+import MiniSearch from 'minisearch';
+
+/**
+ * MiniSearch's `search()` builds a result object (terms, match, stored fields) for every
+ * matching document and sorts them all: 150 ms for a common word over one 50,000-entry session.
+ * A person sees 50 hits, so this scores the same way (BM25, prefix and fuzzy weights as
+ * MiniSearch 7.2's `executeQuerySpec`) into plain numbers and keeps only the best `limit`.
+ *
+ * It reads MiniSearch's index through the fields its own `loadJSON` fills; the version is pinned
+ * in package.json, and `searchIndex.test.ts` compares the hits with `search()`'s.
+ */
+interface Internals {
+  _index: {
+    get(term: string): Map<number, Map<number, number>> | undefined;
+    atPrefix(term: string): Iterable<[string, Map<number, Map<number, number>>]>;
+    fuzzyGet(term: string, maxDistance: number): Map<string, [Map<number, Map<number, number>>, number]>;
+  };
+  _documentIds: Map<number, unknown>;
+  _fieldLength: Map<number, number[]>;
+  _avgFieldLength: number[];
+  _documentCount: number;
+}
+
+export interface TopHit {
+  shortId: number;
+  score: number;
+}
+
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+
+/** The query's terms as MiniSearch indexes them (lower case, split the same way). */
+export function queryTerms(query: string): string[] {
+  return tokenize(query)
+    .map((term) => term.toLowerCase())
+    .filter(Boolean);
+}
+
+/** Every indexed term a query term stands for (itself, prefix and fuzzy matches) with its weight. */
+function expansions(index: Internals['_index'], term: string, fuzzy: (term: string) => number | false): [Map<number, Map<number, number>>, number][] {
+  const out: [Map<number, Map<number, number>>, number][] = [];
+  const exact = index.get(term);
+  if (exact) out.push([exact, 1]);
+  const prefixed = new Set<string>();
+  for (const [other, data] of index.atPrefix(term)) {
+    const distance = other.length - term.length;
+    if (!distance) continue;
+    prefixed.add(other);
+    out.push([data, (PREFIX_WEIGHT * other.length) / (other.length + 0.3 * distance)]);
+  }
+  const ratio = fuzzy(term);
+  const maxDistance = ratio === false ? 0 : Math.min(6, Math.round(term.length * ratio));
+  if (maxDistance) {
+    for (const [other, [data, distance]] of index.fuzzyGet(term, maxDistance)) {
+      if (!distance || prefixed.has(other)) continue;
+      out.push([data, (FUZZY_WEIGHT * other.length) / (other.length + distance)]);
+    }
+  }
+  return out;
+}
+
+/** Field lengths by short id (0: discarded), rebuilt when documents were added or discarded. */
+const lengthCache = new WeakMap<object, { key: string; lengths: Float64Array }>();
+
+function lengthsOf(internals: Internals & { _nextId: number }): Float64Array {
+  const key = `${internals._nextId}:${internals._documentCount}`;
+  const cached = lengthCache.get(internals);
+  if (cached?.key === key) return cached.lengths;
+  const lengths = new Float64Array(internals._nextId + 1);
+  internals._fieldLength.forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
+  lengthCache.set(internals, { key, lengths });
+  return lengths;
+}
+
+/**
+ * The best `limit` documents containing every term (AND), best first. Scores live in typed
+ * arrays indexed by MiniSearch's short ids: no object or map per matching document, so a word
+ * found in every entry of a 50,000-entry session costs one pass over its postings.
+ */
+export function topQuery(mini: MiniSearch<never> | MiniSearch<object>, terms: string[], limit: number, fuzzy: (term: string) => number | false): TopHit[] {
+  const internals = mini as unknown as Internals & { _nextId: number };
+  if (!terms.length || internals._documentCount === 0) return [];
+  const total = internals._documentCount;
+  const avg = internals._avgFieldLength[0] ?? 1;
+  const dirty = mini.dirtCount > 0;
+  const lengths = lengthsOf(internals);
+  const scores = new Float64Array(lengths.length);
+  // How many query terms each document matched so far: under AND, term i only counts documents that matched all before it.
+  const matched = new Uint16Array(lengths.length);
+  let touched: number[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const next: number[] = [];
+    for (const [fields, weight] of expansions(internals._index, terms[i], fuzzy)) {
+      const docs = fields.get(0);
+      if (!docs) continue;
+      const matching = dirty ? liveCount(docs, internals._fieldLength) : docs.size;
+      const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
+      docs.forEach((freq, shortId) => {
+        const length = lengths[shortId];
+        // Discarded documents stay in the postings until a vacuum: skip them as search() does.
+        if (!length || shortId >= lengths.length) return;
+        const seen = matched[shortId];
+        if (seen !== i && seen !== i + 1) return;
+        if (seen === i) {
+          matched[shortId] = i + 1;
+          next.push(shortId);
+        }
+        scores[shortId] += weight * idf * (BM25.d + (freq * (BM25.k + 1)) / (freq + BM25.k * (1 - BM25.b + (BM25.b * length) / avg)));
+      });
+    }
+    touched = next;
+    if (touched.length === 0) return [];
+  }
+  // MiniSearch multiplies by how many distinct query terms matched: under AND, all of them.
+  const quality = new Set(terms).size;
+  const top = best(touched, scores, limit);
+  for (const hit of top) hit.score *= quality;
+  return top;
+}
+
+/** Postings keep discarded documents until a vacuum: a term's rarity counts only live ones. */
+function liveCount(docs: Map<number, number>, lengths: Map<number, number[]>): number {
+  let count = 0;
+  for (const shortId of docs.keys()) if (lengths.has(shortId)) count++;
+  return count;
+}
+
+/** The `limit` highest scores, best first, without sorting every match. */
+function best(ids: number[], scores: Float64Array, limit: number): TopHit[] {
+  const heap: TopHit[] = []; // a min-heap on score: the root is the weakest kept
+  for (const shortId of ids) {
+    const score = scores[shortId];
+    if (heap.length < limit) {
+      heap.push({ shortId, score });
+      let i = heap.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent].score <= heap[i].score) break;
+        [heap[parent], heap[i]] = [heap[i], heap[parent]];
+        i = parent;
+      }
+    } else if (score > heap[0].score) {
+      heap[0] = { shortId, score };
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let smallest = i;
+        if (left < heap.length && heap[left].score < heap[smallest].score) smallest = left;
+        if (right < heap.length && heap[right].score < heap[smallest].score) smallest = right;
+        if (smallest === i) break;
+        [heap[smallest], heap[i]] = [heap[i], heap[smallest]];
+        i = smallest;
+      }
+    }
+  }
+  return heap.sort((a, b) => b.score - a.score);
+}

@@ -169,7 +169,6 @@ export function createCore(options: AppCoreOptions): AppCore {
   // Index logs written while the app was not running (or before a crash) in the background.
   void ready.then(() => history.reconcile()).catch((error) => logError('Reconciling the history index with the session logs', error));
 
-  const sessionRows = sessionHandlers({ sessions, agents, tabs, changed });
   const sessionRestart = sessionRows['agent.restart'];
   const handlers: Handlers = {
     'app.state': async () => {

@@ -241,9 +241,7 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
       // Read whole before the status line: a failed read is a clear 404/500, never a cut response.
       const missing = error?.code === 'ENOENT';
       if (!missing) logged(`Reading ${file} to serve it`, 'warn')(error);
-      res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' }).end(missing ? 'Not found
-' : 'The file could not be read.
-');
+      res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' }).end(missing ? 'Not found\n' : 'The file could not be read.\n');
     },
   );
 }

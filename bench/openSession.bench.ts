@@ -23,6 +23,7 @@ import type { SessionState } from '../src-shared/session/state';
 import { SearchIndex } from '../src-main/history/searchIndex';
 import { EventLog, readEventLog } from '../src-main/store/eventLog';
 import { browseSessions } from './browseSessions';
+import { decodeV1Update } from '../src-shared/acp/v1Update';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -51,29 +52,26 @@ function writeLog(file: string, entries: number, sessionId = SESSION, label = ''
   add({ kind: 'session.connected', acpSessionId: 'acp_bench', how: 'new' });
   for (let turn = 0; turn * 4 < entries; turn++) {
     add({ kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}${label}: ${sentence(turn, 16)}` }] });
-    for (let c = 0; c < 6; c++)
-      add({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } } });
+    for (let c = 0; c < 6; c++) add(decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } }));
     const path = `/work/bench/src/file${turn % 50}.ts`;
-    add({
-      kind: 'acp.update',
-      update: {
+    add(
+      decodeV1Update({
         sessionUpdate: 'tool_call',
         toolCallId: `c${turn}`,
         title: `Edit file${turn % 50}.ts`,
         kind: 'edit',
         status: 'in_progress',
         locations: [{ path }],
-      },
-    });
-    add({
-      kind: 'acp.update',
-      update: {
+      }),
+    );
+    add(
+      decodeV1Update({
         sessionUpdate: 'tool_call_update',
         toolCallId: `c${turn}`,
         status: 'completed',
         content: [{ type: 'diff', path, oldText: `const a = ${turn};\n${sentence(turn, 10)}\n`, newText: `const a = ${turn + 1};\n${sentence(turn, 10)}\n` }],
-      },
-    });
+      }),
+    );
     add({ kind: 'turn.ended', turnId: `t${turn}`, stopReason: 'end_turn' });
     if (batch.length > 5000) log.append(batch.splice(0));
   }

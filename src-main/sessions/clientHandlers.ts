@@ -1,6 +1,5 @@
 import { oversizeNotice } from '../acp/rawTap';
 import { randomUUID } from 'node:crypto';
-import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/clientSide';
 import { applyUpdateQuirks } from '../agents/quirks';
@@ -53,12 +52,9 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       }
       // History replayed by `session/load` is already in our log: keep the log as the truth.
       if (session.replaying) return;
-      for (const event of events) {
-        if (event.kind !== 'acp.update') session.record(event);
-        else
-          for (const body of applyUpdateQuirks(agentId, session, event.update, (terminalId) => session.terminals.has(terminalId), session.state.cwd))
-            session.record(body);
-      }
+      for (const event of events)
+        for (const body of applyUpdateQuirks(agentId, session, event, (terminalId) => session.terminals.has(terminalId), session.state.cwd))
+          session.record(body);
     },
     onGarbage: (line) => {
       // Shown where someone is looking: a running turn, else a session still connecting.
@@ -84,26 +80,18 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
     requestPermission: async (raw, signal, decode) => {
       const session = sessionFor(raw.sessionId);
       const requestId = randomUUID();
-      // What is asked (the tool call, and the title, explanation and subject when the agent sends them).
-      const { toolCall, title, description, subject } = decode(requestId);
-      const options = (Array.isArray(raw.options) ? raw.options : [])
-        .filter((option): option is RawObject => typeof option === 'object' && option !== null)
-        .map((option) => ({
-          optionId: String(option.optionId),
-          name: String(option.name ?? option.optionId),
-          kind: String(option.kind ?? 'allow_once'),
-          ...(option._meta !== undefined ? { _meta: option._meta } : {}),
-        }));
+      // What is asked (the tool call, the options, and the title, explanation and subject when the agent sends them).
+      const { title, description, subject, ...asked } = decode(requestId);
       const request = {
         kind: 'permission.requested' as const,
         requestId,
-        toolCall,
-        options,
+        ...asked,
         ...(title !== undefined ? { title, description, subject } : {}),
         ...(raw._meta !== undefined ? { _meta: raw._meta } : {}),
       };
+      const { options } = asked;
       // "Always" answered before for this agent and tool kind: answer the same way, visibly.
-      const remembered = rememberedOption(deps.settings().alwaysAllow, agentId, session.toolKindOf(toolCall), options);
+      const remembered = rememberedOption(deps.settings().alwaysAllow, agentId, session.toolKindOf(asked.toolCallId, asked.tool), options);
       if (remembered) {
         session.record(request);
         session.record({ kind: 'permission.resolved', requestId, optionId: remembered.optionId, reason: 'remembered' });
@@ -236,10 +224,10 @@ async function checkOutside(session: Session, path: string, what: 'read' | 'writ
   session.record({
     kind: 'permission.requested',
     requestId,
-    toolCall: {
-      toolCallId: `outside-${requestId}`,
+    toolCallId: `outside-${requestId}`,
+    tool: {
       title: `${what === 'read' ? 'Read' : 'Write'} ${path} (outside the workspace)`,
-      kind: what === 'read' ? 'read' : 'edit',
+      toolKind: what === 'read' ? 'read' : 'edit',
       locations: [{ path }],
     },
     options: [

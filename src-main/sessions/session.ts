@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
 import { isAuthRequired, ProtocolError } from '../acp/clientSide';
@@ -12,7 +12,6 @@ import { refusePromptContent } from './promptContent';
 import { logged } from '../log/mainLog';
 import { capabilitiesOf } from '../../src-shared/acp/agent';
 import { AUTH_RETRY_NOTE } from '../../src-shared/acp/error';
-import { updateKind } from '../../src-shared/acp/update';
 import { AcpErrorCode } from '../errors/errors';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
@@ -241,14 +240,14 @@ export class Session {
   // ---------------------------------------------------------------- the person's answers
 
   /** Answers a waiting permission request; returns the option chosen (null: cancelled). */
-  answerPermission(requestId: string, optionId: string | null): { option: PermissionOption; toolCall: RawObject } | null {
+  answerPermission(requestId: string, optionId: string | null): { option: PermissionOption; toolKind: string } | null {
     const pending = this.fold().permissions.find((p) => p.requestId === requestId);
     if (!pending || !this.permissions.has(requestId)) throw new ProtocolError('This permission request is no longer waiting.');
     const option = optionId === null ? undefined : pending.options.find((o) => o.optionId === optionId);
     if (optionId !== null && !option) throw new ProtocolError(`"${optionId}" is not one of this request's options.`);
     this.record({ kind: 'permission.resolved', requestId, optionId });
     this.permissions.resolve(requestId, optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
-    return option ? { option, toolCall: pending.toolCall } : null;
+    return option ? { option, toolKind: this.toolKindOf(pending.toolCallId, pending.tool) } : null;
   }
 
   /** Answers a waiting elicitation; a form answer must fit the question's schema. */
@@ -304,10 +303,10 @@ export class Session {
   }
 
   /** A tool call's kind: from the request, else from the call as announced, else `other`. */
-  toolKindOf(toolCall: RawObject): string {
-    if (typeof toolCall.kind === 'string' && toolCall.kind) return toolCall.kind;
+  toolKindOf(toolCallId: string, asked: ToolCallFields): string {
+    if (asked.toolKind) return asked.toolKind;
     const state = this.fold();
-    const index = state.toolIndex[String(toolCall.toolCallId)];
+    const index = state.toolIndex[toolCallId];
     const entry = index === undefined ? undefined : state.entries[index];
     return entry?.kind === 'tool' ? entry.toolKind : 'other';
   }
@@ -324,15 +323,15 @@ export class Session {
  * (status, title, pending requests): they do not trigger an app-state push each.
  */
 function isStreamingEvent(event: SessionEvent): boolean {
-  if (event.kind === 'terminal.output') return true;
-  if (event.kind !== 'acp.update') return false;
-  const kind = updateKind(event.update);
-  return (
-    kind === 'agent_message_chunk' ||
-    kind === 'agent_thought_chunk' ||
-    kind === 'user_message_chunk' ||
-    kind === 'tool_call_update' ||
-    kind === 'plan' ||
-    kind === 'usage_update'
-  );
+  switch (event.kind) {
+    case 'terminal.output':
+    case 'message.chunk':
+    case 'plan.replaced':
+    case 'usage.updated':
+    case 'tool.updated':
+    case 'tool.contentAppended':
+      return true;
+    default:
+      return false;
+  }
 }

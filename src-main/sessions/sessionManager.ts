@@ -250,7 +250,7 @@ export class SessionManager {
     const session = this.get(sessionId);
     const chosen = session.answerPermission(requestId, optionId);
     if (chosen && REMEMBERED_KINDS.has(chosen.option.kind))
-      this.rememberPermission(session, permissionKey(session.agentId, session.toolKindOf(chosen.toolCall)), chosen.option.kind);
+      this.rememberPermission(session, permissionKey(session.agentId, chosen.toolKind), chosen.option.kind);
   }
 
   /** Keeps an "always" choice in settings (`alwaysAllow`); a settings file that cannot be written is reported. */

@@ -3,9 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isKnown, KNOWN_PLAN_STATUSES } from '../../src-shared/acp/known';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { AgentMessageEntry, ThoughtEntry } from '../../src-shared/session/state';
+// What a person sees is decided by these pure functions of the renderer (no DOM): the test feeds
+// them what the session path produced, which no renderer test can reach.
+/* eslint-disable @typescript-eslint/no-restricted-imports */
 import { changedFiles } from '../../src-renderer/features/panel/changedFiles';
 import { shownPlan } from '../../src-renderer/features/plan/shownPlan';
 import { publishTerminalOutput, subscribeTerminal } from '../../src-renderer/store/terminalBus';
+/* eslint-enable @typescript-eslint/no-restricted-imports */
 import { readEventLog } from '../store/eventLog';
 import { disposer, makeCore } from '../testing/coreHarness';
 
@@ -114,8 +118,8 @@ describe('issue 22: v2 conversations through the session path', () => {
     const state = h.state(sessionId);
     const summaries = state.entries.filter((e) => e.kind === 'plan');
     expect(summaries.map((e) => e.entries.map((item) => item.content))).toEqual([['Read', 'Write'], ['Other plan']]);
-    expect(shownPlan(state, summaries[0]).map((item) => item.content)).toEqual(['Read', 'Write']);
-    expect(shownPlan(state, summaries[1]).map((item) => item.content)).toEqual(['Other plan']);
+    expect(shownPlan(state, summaries[0].id).map((item) => item.content)).toEqual(['Read', 'Write']);
+    expect(shownPlan(state, summaries[1].id).map((item) => item.content)).toEqual(['Other plan']);
   });
 
   it('8. a deletion listed in changes without a patch is in the Review panel', async () => {

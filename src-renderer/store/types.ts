@@ -41,6 +41,8 @@ export interface SessionUi {
   scroll: { top: number; following: boolean } | null;
   /** The review tab's selected file. */
   reviewPath: string | null;
+  /** The plan tab's plan: the id of the plan entry whose "Show plan" was pressed (null: the latest plan). */
+  planEntryId: string | null;
 }
 
 export type Theme = 'system' | 'light' | 'dark';

@@ -4,7 +4,7 @@ import { acpErrorView } from '../../src-shared/acp/error';
 import { KNOWN_ELICITATION_MODES } from '../../src-shared/acp/known';
 import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
 import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
-import { AcpErrorCode, UserError as ProtocolError } from '../errors/errors';
+import { AcpErrorCode } from '../errors/errors';
 import type { DecodedPermission } from './dialects/dialect';
 
 type RawObject = Record<string, unknown>;
@@ -63,7 +63,6 @@ export const CLIENT_CAPABILITIES = {
 export const ELICITATION_MODES = new Set<string>(KNOWN_ELICITATION_MODES);
 
 /** The user-facing error (`errors/errors.ts`), under the name the rest of main still uses. */
-export { ProtocolError };
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {

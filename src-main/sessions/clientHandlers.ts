@@ -1,7 +1,7 @@
 import { oversizeNotice } from '../acp/rawTap';
 import { randomUUID } from 'node:crypto';
 import type { Settings } from '../../src-shared/settings';
-import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/clientSide';
+import { type ClientSide, ELICITATION_MODES } from '../acp/clientSide';
 import { applyUpdateQuirks } from '../agents/quirks';
 import { missingFileReadsEmpty } from '../agents/quirks/geminiCli';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
@@ -9,7 +9,7 @@ import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
 import { rememberedOption } from './permissionMemory';
 import type { Session } from './session';
-import { AcpErrorCode } from '../errors/errors';
+import { AcpErrorCode, UserError } from '../errors/errors';
 
 export interface ClientHandlerDeps {
   routes: AcpRoutes;
@@ -33,7 +33,7 @@ export interface ClientHandlerDeps {
 export function createClientSide(agentId: string, deps: ClientHandlerDeps): ClientSide {
   const sessionFor = (acpSessionId: unknown): Session => {
     const session = deps.routes.find(agentId, String(acpSessionId));
-    if (!session) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, AcpErrorCode.invalidParams);
+    if (!session) throw new UserError(`Unknown session ${String(acpSessionId)}`, AcpErrorCode.invalidParams);
     return session;
   };
   const ofAgent = () => [...deps.sessions()].filter((session) => session.agentId === agentId);
@@ -113,7 +113,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         return { content: readTextFile(params.path, params.line, params.limit) };
       } catch (error) {
         if (missingFileReadsEmpty(agentId, error, isInsideRoots(params.path, session.roots))) return { content: '' };
-        throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, AcpErrorCode.resourceNotFound);
+        throw new UserError(`Cannot read ${params.path}: ${(error as Error).message}`, AcpErrorCode.resourceNotFound);
       }
     },
     writeTextFile: async (params) => {
@@ -124,7 +124,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         session.record({ kind: 'file.written', path: params.path, oldText, newText: params.content });
         return {};
       } catch (error) {
-        throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, AcpErrorCode.internal);
+        throw new UserError(`Cannot write ${params.path}: ${(error as Error).message}`, AcpErrorCode.internal);
       }
     },
     createTerminal: async (params) => {
@@ -171,7 +171,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       if (raw.sessionId !== undefined && raw.sessionId !== null) session = sessionFor(raw.sessionId);
       else if (scope.requestSessionId) session = sessionFor(scope.requestSessionId);
       else if (scope.owner) session = deps.session(scope.owner);
-      if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', AcpErrorCode.invalidParams);
+      if (!session) throw new UserError('This elicitation names no session or request of this client.', AcpErrorCode.invalidParams);
       const mode = String(raw.mode ?? 'form');
       if (!ELICITATION_MODES.has(mode)) {
         // rfds-elicitation: a mode the client did not declare is answered -32602, never shown as a form.
@@ -183,7 +183,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           error,
           note: `The agent asked a question in a way this app cannot show (mode "${mode}")`,
         });
-        throw new ProtocolError(error.message, AcpErrorCode.invalidParams);
+        throw new UserError(error.message, AcpErrorCode.invalidParams);
       }
       const requestId = randomUUID();
       const answer = session.elicitations.add(requestId, session.id, { action: 'cancel' });
@@ -217,7 +217,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
 async function checkOutside(session: Session, path: string, what: 'read' | 'write', settings: Settings): Promise<void> {
   if (isInsideRoots(path, session.roots)) return;
   if (settings.outsideWorkspace === 'deny') {
-    throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, AcpErrorCode.invalidParams);
+    throw new UserError(`${path} is outside the session's workspace; the app is set to refuse such access.`, AcpErrorCode.invalidParams);
   }
   const requestId = randomUUID();
   const answer = session.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
@@ -237,6 +237,6 @@ async function checkOutside(session: Session, path: string, what: 'read' | 'writ
   });
   const result = await answer;
   if (result.outcome.outcome !== 'selected' || result.outcome.optionId !== 'allow') {
-    throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, AcpErrorCode.invalidParams);
+    throw new UserError(`The person refused access to ${path}, which is outside the workspace.`, AcpErrorCode.invalidParams);
   }
 }

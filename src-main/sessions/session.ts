@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
-import { isAuthRequired, ProtocolError } from '../acp/clientSide';
+import { isAuthRequired } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import { EventLog, saveNotice } from '../store/eventLog';
 import type { Terminal } from '../terminals/terminalManager';
@@ -12,7 +12,7 @@ import { refusePromptContent } from './promptContent';
 import { logged } from '../log/mainLog';
 import { capabilitiesOf } from '../../src-shared/acp/agent';
 import { AUTH_RETRY_NOTE } from '../../src-shared/acp/error';
-import { AcpErrorCode } from '../errors/errors';
+import { AcpErrorCode, UserError } from '../errors/errors';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
 export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
@@ -137,13 +137,13 @@ export class Session {
   /** Sends a prompt, or queues it (visibly, in the log) behind a running turn or a connect. */
   prompt(prompt: ContentBlock[]): { queued: boolean } {
     const state = this.fold();
-    if (state.readonlyReason) throw new ProtocolError(`This session is read-only: ${state.readonlyReason}`);
-    if (this.agentGone) throw new ProtocolError(this.agentGone);
+    if (state.readonlyReason) throw new UserError(`This session is read-only: ${state.readonlyReason}`);
+    if (this.agentGone) throw new UserError(this.agentGone);
     // Known capabilities refuse content up front; otherwise the turn checks after connecting.
     const capabilities = this.connection?.agentCapabilities ?? this.host.capabilities(this.agentId);
     if (capabilities) {
       const refusal = refusePromptContent(prompt, capabilitiesOf(capabilities).prompt, state.agentName);
-      if (refusal) throw new ProtocolError(refusal);
+      if (refusal) throw new UserError(refusal);
     }
     // Prompts still queued from before a restart go first: the queue is in the log.
     if (this.turn || this.connecting || state.queue.length > 0) {
@@ -177,9 +177,9 @@ export class Session {
     let endedInLog = false;
     try {
       const connection = await this.host.connect(this);
-      if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
+      if (turn.abort.signal.aborted) throw new UserError('cancelled before it started');
       const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
-      if (refusal) throw new ProtocolError(refusal);
+      if (refusal) throw new UserError(refusal);
       const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
       // ACP says an agent answers a cancelled prompt with `cancelled`; Copilot CLI 1.0.79 (what the
       // catalog's Copilot language server runs) stops but answers `end_turn`. The person pressed
@@ -242,9 +242,9 @@ export class Session {
   /** Answers a waiting permission request; returns the option chosen (null: cancelled). */
   answerPermission(requestId: string, optionId: string | null): { option: PermissionOption; toolKind: string } | null {
     const pending = this.fold().permissions.find((p) => p.requestId === requestId);
-    if (!pending || !this.permissions.has(requestId)) throw new ProtocolError('This permission request is no longer waiting.');
+    if (!pending || !this.permissions.has(requestId)) throw new UserError('This permission request is no longer waiting.');
     const option = optionId === null ? undefined : pending.options.find((o) => o.optionId === optionId);
-    if (optionId !== null && !option) throw new ProtocolError(`"${optionId}" is not one of this request's options.`);
+    if (optionId !== null && !option) throw new UserError(`"${optionId}" is not one of this request's options.`);
     this.record({ kind: 'permission.resolved', requestId, optionId });
     this.permissions.resolve(requestId, optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
     return option ? { option, toolKind: this.toolKindOf(pending.toolCallId, pending.tool) } : null;
@@ -252,11 +252,11 @@ export class Session {
 
   /** Answers a waiting elicitation; a form answer must fit the question's schema. */
   answerElicitation(requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
-    if (!this.elicitations.has(requestId)) throw new ProtocolError('This question is no longer waiting for an answer.');
+    if (!this.elicitations.has(requestId)) throw new UserError('This question is no longer waiting for an answer.');
     const pending = this.fold().elicitations.find((e) => e.requestId === requestId);
     if (action === 'accept' && pending && String(pending.request.mode ?? 'form') === 'form') {
       const problems = checkElicitationAnswer(pending.request, content ?? {});
-      if (problems.length) throw new ProtocolError(`The answer does not fit the question: ${problems.join(' ')}`);
+      if (problems.length) throw new UserError(`The answer does not fit the question: ${problems.join(' ')}`);
     }
     this.record({ kind: 'elicitation.resolved', requestId, action, content: action === 'accept' ? content : undefined });
     this.elicitations.resolve(requestId, action === 'accept' ? { action, content: content ?? {} } : { action });
@@ -313,7 +313,7 @@ export class Session {
 
   terminal(terminalId: string): Terminal {
     const terminal = this.terminals.get(terminalId);
-    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, AcpErrorCode.resourceNotFound);
+    if (!terminal) throw new UserError(`Unknown terminal ${terminalId}`, AcpErrorCode.resourceNotFound);
     return terminal;
   }
 }

@@ -1,6 +1,7 @@
 import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { isAuthRequired, ProtocolError } from '../acp/clientSide';
+import { isAuthRequired } from '../acp/clientSide';
+import { UserError } from '../errors/errors';
 import type { AgentLink } from '../acp/agentLink';
 import type { DecodedSession } from '../acp/dialects/dialect';
 import type { AgentManager } from '../agents/agentManager';
@@ -93,7 +94,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     // from here" rather than a new agent session that silently forgets everything.
     const reason = readonlyReason(state.agentName);
     session.record({ kind: 'session.readonly', reason });
-    throw new ProtocolError(reason);
+    throw new UserError(reason);
   } else {
     result = await connection.openSession('new', params, session.id);
     deps.routes.bind(session, result.acpSessionId!);

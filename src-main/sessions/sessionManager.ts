@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';
 import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { type ClientSide, ProtocolError } from '../acp/clientSide';
+import { type ClientSide } from '../acp/clientSide';
+import { UserError } from '../errors/errors';
 import type { AgentLink } from '../acp/agentLink';
 import type { AgentManager } from '../agents/agentManager';
 import { logged, logWarn } from '../log/mainLog';
@@ -125,7 +126,7 @@ export class SessionManager {
 
   get(sessionId: string): Session {
     const session = this.sessions.get(sessionId);
-    if (!session) throw new ProtocolError(`No session "${sessionId}".`);
+    if (!session) throw new UserError(`No session "${sessionId}".`);
     return session;
   }
 
@@ -288,7 +289,7 @@ export class SessionManager {
   async cancelAgentWork(sessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void> {
     const session = this.get(sessionId);
     const connection = session.connection;
-    if (!connection || !session.acpSessionId) throw new ProtocolError('The agent is not connected, so there is nothing to stop.');
+    if (!connection || !session.acpSessionId) throw new UserError('The agent is not connected, so there is nothing to stop.');
     await connection.cancelAgentWork(session.acpSessionId, work);
   }
 
@@ -403,7 +404,7 @@ export class SessionManager {
   ): Promise<{ acpSessionId: string; result: RawObject }> {
     const connection = await this.options.agents.ensureRunning(agentId);
     const result = await connection.forkSession({ ...setupParams(parent, connection, this.options.settings()), sessionId: parent.acpSessionId });
-    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new ProtocolError('The agent answered session/fork without a session id.');
+    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new UserError('The agent answered session/fork without a session id.');
     return { acpSessionId: result.sessionId, result };
   }
 
@@ -411,7 +412,7 @@ export class SessionManager {
   async forkSession(sessionId: string): Promise<{ acpSessionId: string; result: RawObject }> {
     const session = this.get(sessionId);
     const state = session.fold();
-    if (!session.acpSessionId) throw new ProtocolError('This session never reached its agent, so there is nothing to fork.');
+    if (!session.acpSessionId) throw new UserError('This session never reached its agent, so there is nothing to fork.');
     return this.forkAcp(session.agentId, { acpSessionId: session.acpSessionId, cwd: state.cwd, additionalDirectories: state.additionalDirectories });
   }
 

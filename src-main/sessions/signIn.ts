@@ -1,6 +1,6 @@
 import type { RawObject } from '../../src-shared/session/events';
-import { ProtocolError } from '../acp/clientSide';
 import type { AgentManager } from '../agents/agentManager';
+import { UserError } from '../errors/errors';
 import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
@@ -53,8 +53,8 @@ export class SignIn {
     // with env values (the restart below) or a terminal.
     await agents.ensureRunning(session.agentId).catch(logged(`Starting ${session.agentId} to sign in (the methods of its last start are used)`, 'debug'));
     const method = agents.authMethods(session.agentId).find((candidate) => candidate.id === methodId);
-    if (!method) throw new ProtocolError(`"${methodId}" is not one of ${agentName}'s sign-in methods.`);
-    if (env && method.type !== 'env_var') throw new ProtocolError(`The sign-in method "${method.name}" takes no values.`);
+    if (!method) throw new UserError(`"${methodId}" is not one of ${agentName}'s sign-in methods.`);
+    if (env && method.type !== 'env_var') throw new UserError(`The sign-in method "${method.name}" takes no values.`);
     try {
       switch (method.type) {
         case 'agent': {
@@ -69,7 +69,7 @@ export class SignIn {
         case 'terminal':
           return { terminalId: this.inTerminal(session, method.raw, methodId) };
         default:
-          throw new ProtocolError(
+          throw new UserError(
             `${agentName} offers "${method.name}", a sign-in method of type "${method.type}" that this app does not support yet. Use another method.`,
           );
       }
@@ -87,7 +87,7 @@ export class SignIn {
     );
     const names = new Set(vars.map((v) => String(v.name)));
     for (const name of Object.keys(values)) {
-      if (!names.has(name)) throw new ProtocolError(`${name} is not one of the values this sign-in method asks for.`);
+      if (!names.has(name)) throw new UserError(`${name} is not one of the values this sign-in method asks for.`);
     }
     const stored = readAgentEnv(agents.secrets, session.agentId);
     const launchEnv = agents.find(session.agentId)?.launch?.env ?? {};
@@ -99,7 +99,7 @@ export class SignIn {
       if (value !== undefined && value !== '') next[name] = value;
       else if (v.optional !== true && !next[name] && !launchEnv[name]) missing.push(typeof v.label === 'string' ? v.label : name);
     }
-    if (missing.length) throw new ProtocolError(`Fill in ${missing.join(', ')}.`);
+    if (missing.length) throw new UserError(`Fill in ${missing.join(', ')}.`);
     writeAgentEnv(agents.secrets, session.agentId, next);
     // The environment is read when the process starts: restart, then sign in on the new process.
     const affected = this.deps.stopAgentSessions(session.agentId, 'The agent was restarted to sign in.');
@@ -112,7 +112,7 @@ export class SignIn {
   private inTerminal(session: Session, raw: RawObject, methodId: string): string {
     const state = session.fold();
     const agentLaunch = this.deps.agents.launchSpec(session.agentId);
-    if (!agentLaunch) throw new ProtocolError(`${state.agentName} is not installed.`);
+    if (!agentLaunch) throw new UserError(`${state.agentName} is not installed.`);
     // The legacy `_meta["terminal-auth"]` form names its own command (agents/quirks/claudeCodeAcp.ts).
     const legacy = raw.type === 'terminal' ? null : legacyTerminalAuth(raw);
     const launch = legacy ? { ...agentLaunch, command: legacy.command, args: [] } : agentLaunch;
@@ -178,7 +178,7 @@ export class SignIn {
     const forgotValues = Object.keys(readAgentEnv(agents.secrets, agentId)).length > 0;
     if (forgotValues) writeAgentEnv(agents.secrets, agentId, {});
     if (!loggedOut && !forgotValues) {
-      throw new ProtocolError(
+      throw new UserError(
         `${agents.find(agentId)?.name ?? 'This agent'} does not support signing out (no auth.logout capability), and no sign-in values are stored for it.`,
       );
     }

@@ -2,7 +2,6 @@ import type { AppState } from '../../src-shared/ipc/appState';
 import type { Catalog, InstallProgress } from '../../src-shared/ipc/registryContract';
 import type { ContentBlock } from '../../src-shared/session/events';
 import type { SessionState } from '../../src-shared/session/state';
-import type { CatalogFilter } from '../features/registry/format';
 
 /** The renderer's one store: one slice per concern (zustand's slices pattern). */
 export type Store = AppSlice & UiSlice & RegistrySlice;
@@ -25,6 +24,15 @@ export interface Attachment {
   id: string;
   label: string;
   block: ContentBlock;
+}
+
+/** The registry catalog's filter (what the catalog view shows). */
+export type CatalogShow = 'all' | 'installed' | 'updates' | 'available';
+
+export interface CatalogFilter {
+  query: string;
+  show: CatalogShow;
+  distribution: 'any' | 'binary' | 'npx' | 'uvx';
 }
 
 export type PanelTab = 'plan' | 'terminals' | 'review' | 'file';

@@ -144,19 +144,26 @@ export class AgentConnection extends AgentWire implements AgentLink {
     const params: RawObject = {};
     if (cwd) params.cwd = cwd;
     if (cursor) params.cursor = cursor;
-    const result = await this.request<RawObject>('session/list', params, { timeoutMs: 30_000 });
+    const result = await this.request<RawObject>(this.dialect.methods.listSessions, params, { timeoutMs: 30_000 });
     const sessions = Array.isArray(result?.sessions) ? result.sessions.filter(isObject) : [];
     return { sessions, nextCursor: typeof result?.nextCursor === 'string' ? result.nextCursor : null };
   }
 
   async deleteSession(acpSessionId: string): Promise<void> {
     this.requireSession('delete', 'deleting sessions');
-    await this.request('session/delete', { sessionId: acpSessionId }, { timeoutMs: 30_000 });
+    await this.request(this.dialect.methods.deleteSession, { sessionId: acpSessionId }, { timeoutMs: 30_000 });
+  }
+
+  async closeSession(acpSessionId: string): Promise<void> {
+    this.requireSession('close', 'closing sessions');
+    await this.request(this.dialect.methods.closeSession, { sessionId: acpSessionId }, { timeoutMs: 10_000 });
   }
 
   async forkSession(params: RawObject): Promise<RawObject> {
     this.requireSession('fork', 'forking sessions');
-    return this.request<RawObject>('session/fork', params, { timeoutMs: 60_000 });
+    const method = this.dialect.methods.forkSession;
+    if (!method) throw new UserError(`${agentTitle(this.initializeResult)} does not support forking sessions.`);
+    return this.request<RawObject>(method, params, { timeoutMs: 60_000 });
   }
 
   /** `logout`, only when the agent advertised `agentCapabilities.auth.logout`. */

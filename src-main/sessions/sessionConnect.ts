@@ -24,7 +24,7 @@ export interface ConnectDeps {
  */
 export function connectSession(session: Session, deps: ConnectDeps): Promise<AgentLink> {
   if (session.connection) return Promise.resolve(session.connection);
-  session.connecting ??= (async () => {
+  return session.connectOnce(async () => {
     try {
       return await establish(session, deps);
     } catch (error) {
@@ -36,13 +36,8 @@ export function connectSession(session: Session, deps: ConnectDeps): Promise<Age
         session.record({ kind: 'notice', level: 'error', message: (error as Error).message });
       }
       throw error;
-    } finally {
-      session.connecting = null;
-      // Prompts typed while the session was still connecting go now (after sign-in, if needed).
-      if (!session.fold().authMethods) queueMicrotask(() => session.nextQueued());
     }
-  })();
-  return session.connecting;
+  });
 }
 
 /** The `cwd`, MCP servers and extra folders every session setup request (new, load, resume, fork) carries. */
@@ -61,8 +56,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   const connection = await deps.agents.ensureRunning(session.agentId, session.fold().cwd ?? undefined);
   const previous = session.acpSessionId;
   const state = session.fold();
-  if (session.roots.length > 1 && !connection.supportsSession('additionalDirectories') && !session.toldNoAdditionalDirs) {
-    session.toldNoAdditionalDirs = true;
+  if (session.roots.length > 1 && !connection.supportsSession('additionalDirectories') && session.firstTime('no additional folders')) {
     session.record({
       kind: 'notice',
       level: 'info',
@@ -83,12 +77,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   } else if (previous && canLoad) {
     how = 'load';
     deps.routes.bind(session, previous);
-    session.replaying = state.entries.length > 0;
-    try {
-      result = await connection.openSession('load', { ...params, sessionId: previous }, session.id);
-    } finally {
-      session.replaying = false;
-    }
+    result = await session.whileReplaying(state.entries.length > 0, () => connection.openSession('load', { ...params, sessionId: previous }, session.id));
   } else if (previous) {
     // Neither resume nor load: the transcript stays, read-only, with "Start a new session
     // from here" rather than a new agent session that silently forgets everything.
@@ -99,7 +88,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     result = await connection.openSession('new', params, session.id);
     deps.routes.bind(session, result.acpSessionId!);
   }
-  session.connection = connection;
+  session.attach(connection);
   session.record({
     kind: 'session.connected',
     acpSessionId: session.acpSessionId!,
@@ -118,7 +107,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   if (session.openedFromList && how === 'resume' && session.fold().entries.length === 0) {
     session.record({ kind: 'notice', level: 'info', message: 'The agent resumed this session but does not send its earlier messages.' });
   }
-  session.openedFromList = false;
+  session.markOpenedFromList(false);
   return connection;
 }
 

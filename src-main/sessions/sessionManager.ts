@@ -163,7 +163,7 @@ export class SessionManager {
     const id = `s_${randomUUID()}`;
     const session = new Session(id, spec.agentId, this.logFile(id), this.host);
     this.sessions.set(id, session);
-    session.openedFromList = Boolean(spec.acpSessionId) && !spec.transcript;
+    session.markOpenedFromList(Boolean(spec.acpSessionId) && !spec.transcript);
     const { agentId, agentName, cwd, title, acpSessionId, forkedFrom, continuedFrom } = spec;
     const additionalDirectories = spec.additionalDirectories?.length ? spec.additionalDirectories : undefined;
     session.record({
@@ -187,7 +187,7 @@ export class SessionManager {
     } else {
       for (const body of spec.then ?? []) session.record(body);
     }
-    session.acpSessionId = session.fold().acpSessionId;
+    session.bindAcpSession();
     return session;
   }
 
@@ -363,14 +363,15 @@ export class SessionManager {
     for (const session of this.sessions.values()) {
       if (session.agentId !== agentId || session.agentGone) continue;
       const name = session.fold().agentName || agentId;
-      session.agentGone = `${name} was uninstalled. Install it again to continue this session.`;
-      session.record({ kind: 'notice', level: 'warning', message: session.agentGone });
+      const reason = `${name} was uninstalled. Install it again to continue this session.`;
+      session.setAgentGone(reason);
+      session.record({ kind: 'notice', level: 'warning', message: reason });
     }
   }
 
   /** The agent was installed (again): its sessions may reconnect. */
   agentInstalled(agentId: string): void {
-    for (const session of this.sessions.values()) if (session.agentId === agentId) session.agentGone = undefined;
+    for (const session of this.sessions.values()) if (session.agentId === agentId) session.setAgentGone(undefined);
   }
 
   /** Restarts an agent process and reconnects its sessions (`session/resume` or `session/load` where offered). */

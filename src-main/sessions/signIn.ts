@@ -157,8 +157,7 @@ export class SignIn {
     );
     for (const other of waiting) {
       if (other.fold().authMethods || other === session) other.record({ kind: 'auth.completed', methodId });
-      const retry = other.blocked;
-      other.blocked = null;
+      const retry = other.takeRetryAfterSignIn();
       if (retry) retry();
       else if (!other.connection && !other.connecting && !other.fold().readonlyReason)
         void this.deps.connect(other).catch(logged(`Connecting session ${other.id} after signing in`, 'warn'));

@@ -13,7 +13,7 @@ type RawObject = Record<string, unknown>;
 export interface ClientSide {
   /**
    * Every `session/update`, in arrival order, called synchronously (order matters), as the
-   * app's events the protocol version's dialect decoded it into (v1: `acp.update`, unchanged).
+   * app's events the protocol version's dialect decoded it into (`src-shared/session/agentEvents.ts`).
    */
   onSessionUpdate(acpSessionId: string, events: SessionEventBody[], notification: RawObject): void;
   /**
@@ -61,8 +61,6 @@ export const CLIENT_CAPABILITIES = {
 
 /** Elicitation modes this client can show; others are refused with -32602 (rfds-elicitation). */
 export const ELICITATION_MODES = new Set<string>(KNOWN_ELICITATION_MODES);
-
-/** The user-facing error (`errors/errors.ts`), under the name the rest of main still uses. */
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {

@@ -49,7 +49,22 @@ export interface AgentManagerOptions {
   startAgent?: StartAgent;
   /** Which ACP protocol versions to speak with an agent (its `protocol` setting; default `v1`). */
   protocol?: (agentId: string) => ProtocolSetting;
+  /** Makes the connection to a started agent (default: `AgentConnection` over the SDK; tests: a stub link). */
+  connect?: ConnectionFactory;
 }
+
+/** What the manager needs to make one agent's connection (`AgentConnection`'s arguments). */
+export interface ConnectionRequest {
+  launch: LaunchSpec;
+  clientSide: ClientSide;
+  startAgent?: StartAgent;
+  protocol: ProtocolSetting;
+  agent: { name: string; id: string };
+}
+export type ConnectionFactory = (request: ConnectionRequest) => AgentLink;
+
+const connectOverSdk: ConnectionFactory = ({ launch, clientSide, startAgent, protocol, agent }) =>
+  new AgentConnection(launch, clientSide, undefined, startAgent, { protocol, agent });
 
 /**
  * Starts agent processes on demand (one per agent, shared by all its sessions), runs
@@ -120,7 +135,10 @@ export class AgentManager {
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
     const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
-    const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent, {
+    const connection = (this.options.connect ?? connectOverSdk)({
+      launch,
+      clientSide: this.options.clientSide(agentId),
+      startAgent: this.options.startAgent,
       protocol: this.options.protocol?.(agentId) ?? 'v1',
       agent: { name: agent.name, id: agentId },
     });

@@ -1,6 +1,6 @@
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
-import type { AgentManager } from '../agents/agentManager';
+import type { AgentManager, ConnectionFactory } from '../agents/agentManager';
 import type { StartAgent } from '../agents/agentProcess';
 import type { HistoryService } from '../history/historyService';
 import type { RegistryServiceOptions, RegistryService } from '../registry/registryService';
@@ -25,6 +25,8 @@ export interface AppCoreOptions {
   openPath?: (path: string) => Promise<string>;
   /** How agents are started (default: a process each; unit tests run the fixture in-process). */
   startAgent?: StartAgent;
+  /** How an agent's connection is made (default: over the SDK; session tests: `StubAgentLink`). */
+  connectAgent?: ConnectionFactory;
 }
 
 /**

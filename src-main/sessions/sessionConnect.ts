@@ -8,6 +8,7 @@ import type { AgentManager } from '../agents/agentManager';
 import type { AcpRoutes } from './acpRoutes';
 import type { Session } from './session';
 import { canReconnect as canReconnectView, capabilitiesOf } from '../../src-shared/acp/agent';
+import { isObject } from '../../src-shared/acp/read';
 
 export interface ConnectDeps {
   agents: AgentManager;
@@ -97,7 +98,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     modes: result.modes,
     models: result.models,
     capabilities: connection.agentCapabilities,
-    agentInfo: (connection.initializeResult?.agentInfo as RawObject | undefined) ?? null,
+    agentInfo: isObject(connection.initializeResult?.agentInfo) ? connection.initializeResult.agentInfo : null,
     ...(connection.protocolVersion !== null ? { protocolVersion: connection.protocolVersion } : {}),
   });
   // What the answer carried beyond the session (slash commands, in some versions).

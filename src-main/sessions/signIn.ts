@@ -6,6 +6,7 @@ import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import type { Session } from './session';
 import { logged } from '../log/mainLog';
+import { isObject } from '../../src-shared/acp/read';
 
 export interface SignInDeps {
   agents: AgentManager;
@@ -82,9 +83,7 @@ export class SignIn {
   /** `env_var`: check and keep the values, restart the agent with them, then `authenticate`. */
   private async withEnv(session: Session, raw: RawObject, methodId: string, values: Record<string, string>): Promise<void> {
     const agents = this.deps.agents;
-    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter(
-      (v): v is RawObject => typeof v === 'object' && v !== null && typeof (v as RawObject).name === 'string',
-    );
+    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter((v): v is RawObject => isObject(v) && typeof v.name === 'string');
     const names = new Set(vars.map((v) => String(v.name)));
     for (const name of Object.keys(values)) {
       if (!names.has(name)) throw new UserError(`${name} is not one of the values this sign-in method asks for.`);
@@ -118,8 +117,8 @@ export class SignIn {
     const launch = legacy ? { ...agentLaunch, command: legacy.command, args: [] } : agentLaunch;
     const extraArgs = legacy ? legacy.args : Array.isArray(raw.args) ? raw.args.map(String) : [];
     const extraEnv: Record<string, string> = { ...legacy?.env };
-    if (!legacy && typeof raw.env === 'object' && raw.env !== null) {
-      for (const [name, value] of Object.entries(raw.env as RawObject)) if (typeof value === 'string') extraEnv[name] = value;
+    if (!legacy && isObject(raw.env)) {
+      for (const [name, value] of Object.entries(raw.env)) if (typeof value === 'string') extraEnv[name] = value;
     }
     // One sign-in terminal at a time per session.
     for (const [id, terminal] of session.terminals) {

@@ -25,9 +25,13 @@ test('a session written by the previous release opens with its whole conversatio
   hosts.push(again);
   await openApp(page, again);
   const transcript = page.getByRole('log', { name: 'Transcript' });
-  for (const text of ['Plan updated.', 'Tools done.', 'Permission granted (allow-once); the edit is done.', 'Usage reported.'])
-    await expect(transcript.getByText(text)).toBeAttached();
-  await expect(transcript.getByText('update _fixture_custom')).toBeAttached();
-  await expect(transcript.getByText('Stopping with max_tokens.')).toBeVisible();
+  // The end of the conversation (the transcript is virtualized: earlier rows are not in the DOM).
+  for (const text of ['Config changed.', 'meta text', 'Stopping with max_tokens.', 'Stopped: the response hit the token limit'])
+    await expect(transcript.getByText(text)).toBeVisible();
+  await expect(transcript.getByText('With meta')).toBeVisible();
+  // What the agent reported along the way: its title, usage, mode and model.
+  await expect(page.getByRole('heading', { name: 'Fixture titled session' })).toBeVisible();
+  await expect(page.getByText('53k / 200k')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Mode', exact: true }).first()).toHaveValue('code');
   await shot(page, 'legacy-log-v1');
 });

@@ -1,6 +1,6 @@
 import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import type { McpServerSetting } from '../../src-shared/settings';
-import type { ExitInfo } from '../agents/agentProcess';
+import type { ExitInfo } from '../process/agentProcess';
 import type { DecodedSession } from './dialects/dialect';
 
 type RawObject = Record<string, unknown>;

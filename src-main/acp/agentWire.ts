@@ -2,7 +2,7 @@ import * as acp from '@agentclientprotocol/sdk/unstable';
 import type { SessionEventBody } from '../../src-shared/session/events';
 import type { ProtocolSetting } from '../../src-shared/settings';
 import { acpErrorView, type AcpErrorView } from '../../src-shared/acp/error';
-import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../agents/agentProcess';
+import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../process/agentProcess';
 import { AcpErrorCode, UserError } from '../errors/errors';
 import { logged } from '../log/mainLog';
 import { CLIENT_CAPABILITIES, CLIENT_INFO, type ClientSide } from './clientSide';

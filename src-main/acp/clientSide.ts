@@ -2,8 +2,8 @@ import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { SessionEventBody } from '../../src-shared/session/events';
 import { acpErrorView } from '../../src-shared/acp/error';
 import { KNOWN_ELICITATION_MODES } from '../../src-shared/acp/known';
-import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
-import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
+import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../quirks/claudeCodeAcp';
+import { TERMINAL_OUTPUT_CAPABILITY } from '../quirks/codexAcp';
 import { AcpErrorCode } from '../errors/errors';
 import type { DecodedPermission } from './dialects/dialect';
 

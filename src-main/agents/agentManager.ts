@@ -7,12 +7,12 @@ import { describeExit } from '../acp/agentWire';
 import type { ClientSide } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
-import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
+import type { ExitInfo, LaunchSpec, StartAgent } from '../process/agentProcess';
 import { toAuthMethods } from './authMethods';
 import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
 import { obj } from '../../src-shared/acp/read';
-import { claudeRootEnv } from './quirks/claudeCodeAcp';
-import { geminiShellEnv } from './quirks/geminiCli';
+import { claudeRootEnv } from '../quirks/claudeCodeAcp';
+import { geminiShellEnv } from '../quirks/geminiCli';
 import { logUnlessMissing } from '../log/mainLog';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */

@@ -1,7 +1,7 @@
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import type { AgentManager, ConnectionFactory } from '../agents/agentManager';
-import type { StartAgent } from '../agents/agentProcess';
+import type { StartAgent } from '../process/agentProcess';
 import type { HistoryService } from '../history/historyService';
 import type { RegistryServiceOptions, RegistryService } from '../registry/registryService';
 import type { SessionManager } from '../sessions/sessionManager';

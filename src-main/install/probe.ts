@@ -2,7 +2,7 @@ import { AgentConnection } from '../acp/agentConnection';
 import { type ClientSide } from '../acp/clientSide';
 import { UserError } from '../errors/errors';
 import type { ProtocolSetting } from '../../src-shared/settings';
-import type { LaunchSpec } from '../agents/agentProcess';
+import type { LaunchSpec } from '../process/agentProcess';
 
 /** A client side that serves nothing: a probe only runs `initialize`. */
 const refuseAll = async (): Promise<never> => {

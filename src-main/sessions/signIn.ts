@@ -1,7 +1,7 @@
 import type { RawObject } from '../../src-shared/session/events';
 import type { AgentManager } from '../agents/agentManager';
 import { UserError } from '../errors/errors';
-import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
+import { legacyTerminalAuth } from '../quirks/claudeCodeAcp';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import type { Session } from './session';
@@ -112,7 +112,7 @@ export class SignIn {
     const state = session.fold();
     const agentLaunch = this.deps.agents.launchSpec(session.agentId);
     if (!agentLaunch) throw new UserError(`${state.agentName} is not installed.`);
-    // The legacy `_meta["terminal-auth"]` form names its own command (agents/quirks/claudeCodeAcp.ts).
+    // The legacy `_meta["terminal-auth"]` form names its own command (quirks/claudeCodeAcp.ts).
     const legacy = raw.type === 'terminal' ? null : legacyTerminalAuth(raw);
     const launch = legacy ? { ...agentLaunch, command: legacy.command, args: [] } : agentLaunch;
     const extraArgs = legacy ? legacy.args : Array.isArray(raw.args) ? raw.args.map(String) : [];

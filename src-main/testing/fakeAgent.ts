@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { Readable, Writable } from 'node:stream';
-import type { AgentHost, StartAgent } from '../agents/agentProcess';
+import type { AgentHost, StartAgent } from '../process/agentProcess';
 import { InMemoryAgent, startAgentFor } from './inProcessAgent';
 
 type RawObject = Record<string, unknown>;

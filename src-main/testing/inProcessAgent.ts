@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../agents/agentProcess';
+import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../process/agentProcess';
 
 /**
  * Runs a script agent (the scripted fixture agent, `e2e/fixtures/fixture-agent.mjs`) inside this

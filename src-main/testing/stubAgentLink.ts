@@ -4,7 +4,7 @@ import type { SessionEventBody } from '../../src-shared/session/events';
 import type { AgentLink, OpenHow, PromptOutcome } from '../acp/agentLink';
 import type { DecodedPermission, DecodedSession } from '../acp/dialects/dialect';
 import type { ConnectionRequest } from '../agents/agentManager';
-import type { ExitInfo } from '../agents/agentProcess';
+import type { ExitInfo } from '../process/agentProcess';
 
 type RawObject = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import type { SessionEvent, SessionEventBody } from '../../../src-shared/session
 import { AUTH_RETRY_NOTE } from '../../../src-shared/acp/error';
 import { reduceSession } from '../../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry } from '../../../src-shared/session/state';
-import { AgentProcess } from '../../agents/agentProcess';
+import { AgentProcess } from '../../process/agentProcess';
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../clientSide';
 import { negotiate, sendRequest, type Negotiated } from './negotiate';
 import type { UpdateDecoder } from './dialect';

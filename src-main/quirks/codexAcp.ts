@@ -17,7 +17,7 @@
  * "Raw output". Such a call gets a terminal of its own, filled at once with that output and its
  * exit code, and a terminal content block on the card (see `rawOutputTerminal`).
  */
-import type { RawObject, SessionEventBody, ToolCallFields } from '../../../src-shared/session/events';
+import type { RawObject, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
 export const TERMINAL_OUTPUT_CAPABILITY = { terminal_output: true } as const;

@@ -2,7 +2,7 @@
  * Per-agent fixes applied to the events of a session update before they are recorded (one file
  * per agent). Each returns the event to record (possibly cleaned) and any app events it implies.
  */
-import type { SessionEventBody } from '../../../src-shared/session/events';
+import type { SessionEventBody } from '../../src-shared/session/events';
 import { type AgentTerminals, agentTerminalEvents, newAgentTerminals, rawOutputTerminal } from './codexAcp';
 import { absoluteDiffPaths, isGemini, stripThoughtMarker } from './geminiCli';
 

@@ -7,7 +7,7 @@
  * shows as raw asterisks (or a rule) in the thought. The marker is removed from thought chunks.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { ContentBlock, ToolCallFields } from '../../../src-shared/session/events';
+import type { ContentBlock, ToolCallFields } from '../../src-shared/session/events';
 
 export function isGemini(agentId: string): boolean {
   return /gemini/i.test(agentId);

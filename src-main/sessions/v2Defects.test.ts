@@ -53,7 +53,7 @@ describe('issue 22: v2 conversations through the session path', () => {
     const seen: string[] = [];
     const unsubscribe = subscribeTerminal(sessionId, 'term-build', (data) => seen.push(data));
     try {
-      await h.prompt(sessionId, 'termsnapshot');
+      await h.prompt(sessionId, 'termsnapshot 0');
       publishTerminalOutput(
         sessionId,
         h.events.filter((event) => event.sessionId === sessionId),

@@ -18,7 +18,7 @@ const SRC_MAIN_LAYERS = [
   ['agents/'], // AgentManager: one process per agent, initialize
   ['acp/'], // AgentConnection: the only runtime user of the SDK
   ['terminals/', 'fs/', 'store/'], // node-pty terminals, file access, files in the data folder
-  ['agents/agentProcess.ts|agents/spawnCommand.ts|agents/quirks/'], // spawning processes, agent-specific quirks
+  ['process/', 'quirks/'], // spawning agent processes; agent-specific quirks
   ['net/', 'log/'], // HTTP helpers, the main log
   ['errors/'], // the error types
 ];

@@ -54,8 +54,8 @@ if (id) fetch('/log/' + id).then((r) => r.text()).then((text) => {
     if (!line) continue;
     const e = JSON.parse(line);
     if (e.kind === 'turn.started') { entries.push(e.prompt.map((b) => b.text).join('')); reply = null; }
-    else if (e.kind === 'acp.update' && e.update.sessionUpdate === 'agent_message_chunk') { if (reply === null) { reply = entries.length; entries.push(''); } entries[reply] += e.update.content.text; }
-    else if (e.kind === 'acp.update' && e.update.sessionUpdate === 'tool_call') entries.push(e.update.title);
+    else if (e.kind === 'message.chunk' && e.role === 'agent') { if (reply === null) { reply = entries.length; entries.push(''); } entries[reply] += e.content.text; }
+    else if (e.kind === 'tool.updated' && e.fields.title) entries.push(e.fields.title);
   }
   const log = document.getElementById('log');
   log.textContent = entries.slice(-40).join('\\n');

@@ -18,7 +18,7 @@ export interface CompatAgent {
   args: string[];
   /** Environment and config files for a model server at `url`, with `home` as HOME. */
   setup(url: string, home: string): Record<string, string>;
-  /** Files under `src-main/agents/quirks/` that handle this agent, matched by name. */
+  /** Files under `src-main/quirks/` that handle this agent, matched by name. */
   quirks: RegExp;
 }
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../../src-main/acp/clientSide';
 import { negotiate, type Negotiated } from '../../src-main/acp/dialects/negotiate';
-import { AgentProcess } from '../../src-main/agents/agentProcess';
+import { AgentProcess } from '../../src-main/process/agentProcess';
 import type { CompatAgent } from './catalog';
 import { install, registryUnreachable } from './install';
 

@@ -9,7 +9,7 @@ import { observations, readWire } from './wire';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RESULTS_DIR = join(ROOT, 'e2e/artifacts/agents');
 export const DOC = join(ROOT, 'docs/AGENTS.md');
-const QUIRKS_DIR = join(ROOT, 'src-main/agents/quirks');
+const QUIRKS_DIR = join(ROOT, 'src-main/quirks');
 /**
  * Two generated sections: the pinned npm agents, and the agents installed from the catalog
  * (result ids `catalog-…`). Each is rewritten only from its own result files, so a run of one
@@ -109,7 +109,7 @@ export function renderTable(results: AgentResult[], options: { quirkTable?: bool
   for (const r of results) if (r.observations.length) lines.push(`- **${r.name}**: ${r.observations.map((o) => o.what).join('; ')}`);
   if (options.quirkTable === false) return lines.join('\n');
   lines.push('', '### Quirk files', '', '| file | handles |', '|---|---|');
-  for (const q of quirks) lines.push(`| \`src-main/agents/quirks/${q.file}\` | ${q.summary} |`);
+  for (const q of quirks) lines.push(`| \`src-main/quirks/${q.file}\` | ${q.summary} |`);
   if (!quirks.length) lines.push('| – | – |');
   return lines.join('\n');
 }

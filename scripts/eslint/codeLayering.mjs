@@ -6,7 +6,7 @@ import { dirname, resolve, sep } from 'node:path';
 /**
  * @typedef {{ root: string, layers: string[][] }} Options
  * `root`: the tree's folder (e.g. `src-main`); `layers`: top to bottom, each a list of groups;
- * a group is a folder (`core/`), a file (`cli.ts`) or a sub-path (`agents/agentProcess.ts`), or
+ * a group is a folder (`core/`), a file (`cli.ts`) or a sub-path (`agents/agentManager.ts`), or
  * several joined by `|` (one group: they may import each other). The longest match wins.
  */
 

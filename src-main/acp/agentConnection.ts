@@ -3,7 +3,7 @@ import type { SessionEventBody } from '../../src-shared/session/events';
 import type { McpServerSetting } from '../../src-shared/settings';
 import { capabilitiesOf, hasSessionCapability } from '../../src-shared/acp/agent';
 import { obj } from '../../src-shared/acp/read';
-import { UserError as ProtocolError } from '../errors/errors';
+import { UserError } from '../errors/errors';
 import { logged } from '../log/mainLog';
 import type { AgentLink, OpenHow, PromptOutcome } from './agentLink';
 import { AgentWire } from './agentWire';
@@ -61,8 +61,8 @@ export class AgentConnection extends AgentWire implements AgentLink {
       if (outcome.kind === 'ended') return { stopReason: outcome.stopReason, usage: outcome.usage, meta: outcome.meta };
       const state = await new Promise<StateEvent>((resolve, reject) => {
         ended.then(resolve, reject);
-        if (signal?.aborted) reject(new ProtocolError('cancelled'));
-        signal?.addEventListener('abort', () => reject(new ProtocolError('cancelled')), { once: true });
+        if (signal?.aborted) reject(new UserError('cancelled'));
+        signal?.addEventListener('abort', () => reject(new UserError('cancelled')), { once: true });
       });
       return { stopReason: state.stopReason ?? 'end_turn', usage: null, meta: outcome.meta, endedInLog: true, error: state.error ?? null };
     } finally {
@@ -102,7 +102,7 @@ export class AgentConnection extends AgentWire implements AgentLink {
     const timeoutMs = how === 'load' ? 120_000 : 60_000;
     const result = await this.request<RawObject>(method, wire, { timeoutMs, owner });
     if (how === 'new' && (typeof result?.sessionId !== 'string' || !result.sessionId))
-      throw new ProtocolError('The agent answered session/new without a session id.');
+      throw new UserError('The agent answered session/new without a session id.');
     return this.dialect.decodeSession(isObject(result) ? result : {}, typeof params.sessionId === 'string' ? params.sessionId : undefined);
   }
 
@@ -116,7 +116,7 @@ export class AgentConnection extends AgentWire implements AgentLink {
 
   async setMode(acpSessionId: string, modeId: string): Promise<void> {
     const method = this.dialect.methods.setMode;
-    if (!method) throw new ProtocolError(`${agentTitle(this.initializeResult)} has no session modes (it offers config options instead).`);
+    if (!method) throw new UserError(`${agentTitle(this.initializeResult)} has no session modes (it offers config options instead).`);
     await this.request(method, { sessionId: acpSessionId, modeId }, { timeoutMs: 30_000 });
   }
 
@@ -126,7 +126,7 @@ export class AgentConnection extends AgentWire implements AgentLink {
 
   async cancelAgentWork(acpSessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void> {
     const method = 'terminalId' in work ? this.dialect.methods.cancelTerminal : this.dialect.methods.cancelToolCall;
-    if (!method) throw new ProtocolError(`${agentTitle(this.initializeResult)} cannot stop this work on request.`);
+    if (!method) throw new UserError(`${agentTitle(this.initializeResult)} cannot stop this work on request.`);
     await this.request(method, { sessionId: acpSessionId, ...work }, { timeoutMs: 30_000 });
   }
 
@@ -134,7 +134,7 @@ export class AgentConnection extends AgentWire implements AgentLink {
   requireSession(name: string, what: string): void {
     if (!this.supportsSession(name)) {
       const agent = agentTitle(this.initializeResult);
-      throw new ProtocolError(`${agent} does not support ${what} (it does not advertise session/${name}).`);
+      throw new UserError(`${agent} does not support ${what} (it does not advertise session/${name}).`);
     }
   }
 
@@ -144,31 +144,38 @@ export class AgentConnection extends AgentWire implements AgentLink {
     const params: RawObject = {};
     if (cwd) params.cwd = cwd;
     if (cursor) params.cursor = cursor;
-    const result = await this.request<RawObject>('session/list', params, { timeoutMs: 30_000 });
+    const result = await this.request<RawObject>(this.dialect.methods.listSessions, params, { timeoutMs: 30_000 });
     const sessions = Array.isArray(result?.sessions) ? result.sessions.filter(isObject) : [];
     return { sessions, nextCursor: typeof result?.nextCursor === 'string' ? result.nextCursor : null };
   }
 
   async deleteSession(acpSessionId: string): Promise<void> {
     this.requireSession('delete', 'deleting sessions');
-    await this.request('session/delete', { sessionId: acpSessionId }, { timeoutMs: 30_000 });
+    await this.request(this.dialect.methods.deleteSession, { sessionId: acpSessionId }, { timeoutMs: 30_000 });
+  }
+
+  async closeSession(acpSessionId: string): Promise<void> {
+    this.requireSession('close', 'closing sessions');
+    await this.request(this.dialect.methods.closeSession, { sessionId: acpSessionId }, { timeoutMs: 10_000 });
   }
 
   async forkSession(params: RawObject): Promise<RawObject> {
     this.requireSession('fork', 'forking sessions');
-    return this.request<RawObject>('session/fork', params, { timeoutMs: 60_000 });
+    const method = this.dialect.methods.forkSession;
+    if (!method) throw new UserError(`${agentTitle(this.initializeResult)} does not support forking sessions.`);
+    return this.request<RawObject>(method, params, { timeoutMs: 60_000 });
   }
 
   /** `logout`, only when the agent advertised `agentCapabilities.auth.logout`. */
   async logout(): Promise<void> {
-    if (!this.supportsLogout) throw new ProtocolError(`${agentTitle(this.initializeResult)} does not support signing out (no auth.logout capability).`);
+    if (!this.supportsLogout) throw new UserError(`${agentTitle(this.initializeResult)} does not support signing out (no auth.logout capability).`);
     await this.request(this.dialect.methods.logout, {}, { timeoutMs: 30_000 });
   }
 
   override close(): void {
     if (this.isClosed) return;
     super.close();
-    for (const turn of this.turns.values()) turn.reject(new ProtocolError('The agent is not running.'));
+    for (const turn of this.turns.values()) turn.reject(new UserError('The agent is not running.'));
     this.turns.clear();
   }
 }

@@ -1,6 +1,6 @@
 import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import type { McpServerSetting } from '../../src-shared/settings';
-import type { ExitInfo } from '../agents/agentProcess';
+import type { ExitInfo } from '../process/agentProcess';
 import type { DecodedSession } from './dialects/dialect';
 
 type RawObject = Record<string, unknown>;
@@ -53,6 +53,8 @@ export interface AgentLink {
   prompt(params: RawObject, signal?: AbortSignal): Promise<PromptOutcome>;
   listSessions(cwd?: string, cursor?: string): Promise<{ sessions: RawObject[]; nextCursor: string | null }>;
   deleteSession(acpSessionId: string): Promise<void>;
+  /** Ends the agent's session (only where it advertises closing). */
+  closeSession(acpSessionId: string): Promise<void>;
   forkSession(params: RawObject): Promise<RawObject>;
   logout(): Promise<void>;
   /** Signs in with one of the agent's auth methods. */

@@ -1,5 +1,5 @@
 import type { AnyMessage } from '@agentclientprotocol/sdk/unstable';
-import type { AgentHost } from '../agents/agentProcess';
+import type { AgentHost } from '../process/agentProcess';
 import { logged } from '../log/mainLog';
 import { ndJsonMessages, type MessageStream } from './messageStream';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES } from './rawTap';

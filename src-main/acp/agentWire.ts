@@ -2,8 +2,8 @@ import * as acp from '@agentclientprotocol/sdk/unstable';
 import type { SessionEventBody } from '../../src-shared/session/events';
 import type { ProtocolSetting } from '../../src-shared/settings';
 import { acpErrorView, type AcpErrorView } from '../../src-shared/acp/error';
-import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../agents/agentProcess';
-import { AcpErrorCode, UserError as ProtocolError } from '../errors/errors';
+import { type AgentHost, type ExitInfo, type LaunchSpec, spawnAgent, type StartAgent } from '../process/agentProcess';
+import { AcpErrorCode, UserError } from '../errors/errors';
 import { logged } from '../log/mainLog';
 import { clientCapabilitiesFor, CLIENT_INFO, type ClientSide } from './clientSide';
 import { serveV1, serveV2, type ServeContext } from './clientMethods';
@@ -156,9 +156,9 @@ export class AgentWire {
    * session it is sent for (to route request-scoped elicitations). Resolves with the raw result.
    */
   async request<T = unknown>(method: string, params: RawObject, options: { timeoutMs?: number; signal?: AbortSignal; owner?: string } = {}): Promise<T> {
-    if (this.closed) throw new ProtocolError('The agent is not running.');
+    if (this.closed) throw new UserError('The agent is not running.');
     const connection = this.connection;
-    if (!connection) throw new ProtocolError(`${this.agent.name} has not finished initialize yet.`);
+    if (!connection) throw new UserError(`${this.agent.name} has not finished initialize yet.`);
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? 0;
     let timedOut = false;
@@ -170,7 +170,7 @@ export class AgentWire {
     let id: JsonRpcId | undefined;
     try {
       const exit = this.process.exited.then((info) => {
-        throw new ProtocolError(describeExit(info));
+        throw new UserError(describeExit(info));
       });
       const call = sendRequest(connection, method, params, {
         cancellationSignal: controller.signal,
@@ -181,22 +181,22 @@ export class AgentWire {
       const raw = id !== undefined ? this.boundary.rawResult(id) : null;
       return raw ? (raw.value as T) : result;
     } catch (error) {
-      if (timedOut) throw new ProtocolError(`The agent did not answer ${method} within ${formatSeconds(timeoutMs)}.`);
+      if (timedOut) throw new UserError(`The agent did not answer ${method} within ${formatSeconds(timeoutMs)}.`);
       // A response the SDK could not map (e.g. a shape it does not know) is still a response.
       id ??= this.boundary.idOf(params);
       const raw = id !== undefined ? this.boundary.rawResult(id) : null;
       if (raw && !controller.signal.aborted) return raw.value as T;
-      if (error instanceof ProtocolError) throw error;
+      if (error instanceof UserError) throw error;
       const e = acpErrorView(error);
       if (e.code === null) {
         // Not an answer from the agent: the stream closed. Say why (the exit), not "connection closed".
         const info = await Promise.race([this.process.exited, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
-        if (info) throw new ProtocolError(describeExit(info));
+        if (info) throw new UserError(describeExit(info));
       }
       // A remote transport's own failure of one request (a 409 on the session's stream, a POST refused), not the agent's answer.
       const transport = this.spec.remote ? remoteRequestFailure(e, this.spec.remote.url) : null;
-      if (transport) throw new ProtocolError(transport, e.code ?? undefined, e.data);
-      throw new ProtocolError(describeAgentError(method, e), e.code ?? undefined, e.data);
+      if (transport) throw new UserError(transport, e.code ?? undefined, e.data);
+      throw new UserError(describeAgentError(method, e), e.code ?? undefined, e.data);
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -223,13 +223,12 @@ export class AgentWire {
       try {
         result = await this.request<RawObject>('initialize', v1.encodeInitialize(CLIENT_INFO, clientCapabilitiesFor(this.spec.remote)), { timeoutMs });
       } catch (error) {
-        const e = error as ProtocolError;
+        const e = error as UserError;
         if (e.code === AcpErrorCode.protocolVersionNotSupported)
-          throw new ProtocolError(this.mismatch({ type: 'error', code: e.code, message: e.message, data: e.data }), e.code, e.data);
+          throw new UserError(this.mismatch({ type: 'error', code: e.code, message: e.message, data: e.data }), e.code, e.data);
         throw error;
       }
-      if (!isObject(result) || result.protocolVersion !== 1)
-        throw new ProtocolError(this.mismatch({ type: 'answered', protocolVersion: result?.protocolVersion }));
+      if (!isObject(result) || result.protocolVersion !== 1) throw new UserError(this.mismatch({ type: 'answered', protocolVersion: result?.protocolVersion }));
       this.adopt(v1, result, v1.decodeInitialize(result));
       return this.initializeResult!;
     }
@@ -243,7 +242,7 @@ export class AgentWire {
           if (first) return ((first = false), this.transport);
           // A remote agent that refused us (401, 403, TLS…) is not asked again on v1: that is one more refused request.
           const lost = this.process instanceof RemoteAgentHost ? this.process.lostReason : null;
-          if (lost && isPermanentFailure(lost)) throw new ProtocolError(lost);
+          if (lost && isPermanentFailure(lost)) throw new UserError(lost);
           return (this.transport = this.launch());
         },
         client: CLIENT_INFO,
@@ -257,7 +256,7 @@ export class AgentWire {
       this.adopt(negotiated.dialect, negotiated.result, negotiated.profile);
       return this.initializeResult!;
     } catch (error) {
-      if (error instanceof NegotiationError) throw new ProtocolError(error.message);
+      if (error instanceof NegotiationError) throw new UserError(error.message);
       throw error;
     } finally {
       this.negotiating = false;

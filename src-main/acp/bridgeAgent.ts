@@ -5,7 +5,7 @@ import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agent
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import { WebSocketServer } from 'ws';
 import { REMOTE_MAX_MESSAGE_BYTES } from '../../src-shared/remote';
-import { AgentProcess, type LaunchSpec } from '../agents/agentProcess';
+import { AgentProcess, type LaunchSpec } from '../process/agentProcess';
 import { logDebug } from '../log/mainLog';
 import { ndJsonMessages } from './messageStream';
 import { guardStdout } from './rawTap';

@@ -1,6 +1,6 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import type * as acp2 from '@agentclientprotocol/sdk/experimental/v2/unstable';
-import { UserError as ProtocolError } from '../errors/errors';
+import { UserError } from '../errors/errors';
 import type { ClientSide } from './clientSide';
 import type { DecodedPermission } from './dialects/dialect';
 import type { JsonRpcId, RawBoundary } from './rawBoundary';
@@ -32,8 +32,7 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof ProtocolError && error.code !== undefined)
-      throw new acp.RequestError(error.code, error.message, error.data ?? { details: error.message });
+    if (error instanceof UserError && error.code !== undefined) throw new acp.RequestError(error.code, error.message, error.data ?? { details: error.message });
     throw error;
   }
 }

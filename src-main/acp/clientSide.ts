@@ -2,9 +2,9 @@ import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { SessionEventBody } from '../../src-shared/session/events';
 import { acpErrorView } from '../../src-shared/acp/error';
 import { KNOWN_ELICITATION_MODES } from '../../src-shared/acp/known';
-import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../agents/quirks/claudeCodeAcp';
-import { TERMINAL_OUTPUT_CAPABILITY } from '../agents/quirks/codexAcp';
-import { AcpErrorCode, UserError as ProtocolError } from '../errors/errors';
+import { LEGACY_TERMINAL_AUTH_CAPABILITY } from '../quirks/claudeCodeAcp';
+import { TERMINAL_OUTPUT_CAPABILITY } from '../quirks/codexAcp';
+import { AcpErrorCode } from '../errors/errors';
 import type { DecodedPermission } from './dialects/dialect';
 
 type RawObject = Record<string, unknown>;
@@ -13,7 +13,7 @@ type RawObject = Record<string, unknown>;
 export interface ClientSide {
   /**
    * Every `session/update`, in arrival order, called synchronously (order matters), as the
-   * app's events the protocol version's dialect decoded it into (v1: `acp.update`, unchanged).
+   * app's events the protocol version's dialect decoded it into (`src-shared/session/agentEvents.ts`).
    */
   onSessionUpdate(acpSessionId: string, events: SessionEventBody[], notification: RawObject): void;
   /**
@@ -61,9 +61,6 @@ export const CLIENT_CAPABILITIES = {
 
 /** Elicitation modes this client can show; others are refused with -32602 (rfds-elicitation). */
 export const ELICITATION_MODES = new Set<string>(KNOWN_ELICITATION_MODES);
-
-/** The user-facing error (`errors/errors.ts`), under the name the rest of main still uses. */
-export { ProtocolError };
 
 /** `auth_required` (-32000) from any request: starts the sign-in flow. */
 export function isAuthRequired(error: unknown): boolean {

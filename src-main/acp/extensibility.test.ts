@@ -63,8 +63,8 @@ describeProtocols('extensibility and forward compatibility', (protocol) => {
     const sessionId = await h.newSession();
     await h.prompt(sessionId, 'meta');
     expect(h.tool(sessionId, 'meta_1')?.meta).toEqual({ 'fixture.dev/trace': 'abc' });
-    const chunk = h.eventsOf(sessionId, 'acp.update').find((e) => e.update.sessionUpdate === 'agent_message_chunk')!;
-    expect(chunk.update.content).toEqual({ type: 'text', text: 'meta text', _meta: { 'fixture.dev/block': 1 } });
+    const chunk = h.eventsOf(sessionId, 'message.chunk').find((e) => e.role === 'agent')!;
+    expect(chunk.content).toEqual({ type: 'text', text: 'meta text', _meta: { 'fixture.dev/block': 1 } });
     expect(h.state(sessionId).plan[0].raw._meta).toEqual({ 'fixture.dev/step': 2 });
   });
 

@@ -3,7 +3,7 @@ import { createWebSocketStream, MemoryAcpCookieStore, type WebSocketConstructor 
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk/unstable';
 import { WebSocket } from 'ws';
 import { checkRemoteUrl, REMOTE_MAX_MESSAGE_BYTES, type RemoteEndpoint } from '../../src-shared/remote';
-import { LineRing, STDERR_LINES, type AgentHost, type ExitInfo } from '../agents/agentProcess';
+import { LineRing, STDERR_LINES, type AgentHost, type ExitInfo } from '../process/agentProcess';
 import { logDebug } from '../log/mainLog';
 import { describeRemoteFailure } from './remoteErrors';
 

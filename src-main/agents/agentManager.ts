@@ -8,13 +8,13 @@ import type { ClientSide } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
 import type { AgentLogs } from './agentLog';
-import type { ExitInfo, LaunchSpec, StartAgent } from './agentProcess';
+import type { ExitInfo, LaunchSpec, StartAgent } from '../process/agentProcess';
 import { toAuthMethods } from './authMethods';
 import { EXCERPT_LINES, stderrExcerpt } from './stderrExcerpt';
 import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
 import { obj } from '../../src-shared/acp/read';
-import { claudeRootEnv } from './quirks/claudeCodeAcp';
-import { geminiShellEnv } from './quirks/geminiCli';
+import { claudeRootEnv } from '../quirks/claudeCodeAcp';
+import { geminiShellEnv } from '../quirks/geminiCli';
 import { logUnlessMissing } from '../log/mainLog';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
@@ -54,7 +54,24 @@ export interface AgentManagerOptions {
   startAgent?: StartAgent;
   /** Which ACP protocol versions to speak with an agent (its `protocol` setting; default `v1`). */
   protocol?: (agentId: string) => ProtocolSetting;
+  /** Makes the connection to a started agent (default: `AgentConnection` over the SDK; tests: a stub link). */
+  connect?: ConnectionFactory;
 }
+
+/** What the manager needs to make one agent's connection (`AgentConnection`'s arguments). */
+export interface ConnectionRequest {
+  launch: LaunchSpec;
+  clientSide: ClientSide;
+  startAgent?: StartAgent;
+  protocol: ProtocolSetting;
+  agent: { name: string; id: string };
+  /** Where the agent's stderr goes besides the in-memory tail (its own rotated log). */
+  stderr?: (text: string) => void;
+}
+export type ConnectionFactory = (request: ConnectionRequest) => AgentLink;
+
+const connectOverSdk: ConnectionFactory = ({ launch, clientSide, startAgent, protocol, agent, stderr }) =>
+  new AgentConnection(launch, clientSide, stderr, startAgent, { protocol, agent });
 
 /**
  * Starts agent processes on demand (one per agent, shared by all its sessions), runs
@@ -126,16 +143,14 @@ export class AgentManager {
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
     const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
     const logs = this.options.logs;
-    const connection: AgentLink = new AgentConnection(
+    const connection = (this.options.connect ?? connectOverSdk)({
       launch,
-      this.options.clientSide(agentId),
-      logs && ((text) => logs.write(agentId, text)),
-      this.options.startAgent,
-      {
-        protocol: this.options.protocol?.(agentId) ?? 'v1',
-        agent: { name: agent.name, id: agentId },
-      },
-    );
+      clientSide: this.options.clientSide(agentId),
+      startAgent: this.options.startAgent,
+      protocol: this.options.protocol?.(agentId) ?? 'v1',
+      agent: { name: agent.name, id: agentId },
+      stderr: logs && ((text) => logs.write(agentId, text)),
+    });
     logs?.note(agentId, `started: ${[launch.command, ...launch.args].join(' ')} (pid ${connection.pid ?? 'none'})`);
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {

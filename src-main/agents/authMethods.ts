@@ -1,8 +1,8 @@
 import { isObject, obj, str } from '../../src-shared/acp/read';
 import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
-import { legacyTerminalAuth } from './quirks/claudeCodeAcp';
-import { API_KEY_VARIABLES } from './quirks/geminiCli';
-import { metaTerminalMethod } from './quirks/qwenCode';
+import { legacyTerminalAuth } from '../quirks/claudeCodeAcp';
+import { API_KEY_VARIABLES } from '../quirks/geminiCli';
+import { metaTerminalMethod } from '../quirks/qwenCode';
 
 /**
  * Normalizes the `authMethods` of an `initialize` answer. A method without `type` is the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LineRing } from './agentProcess';
+import { LineRing } from '../process/agentProcess';
 import { EXCERPT_CHARS, EXCERPT_LINES, stderrExcerpt } from './stderrExcerpt';
 
 describe('stderrExcerpt (what every session of an agent keeps of its stderr)', () => {

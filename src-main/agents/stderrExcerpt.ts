@@ -1,4 +1,4 @@
-import { shortened } from './agentProcess';
+import { shortened } from '../process/agentProcess';
 
 /** What a session event keeps of an agent's stderr: the rest is in the agent's own log. */
 export const EXCERPT_LINES = 40;

@@ -1,7 +1,7 @@
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
-import type { AgentManager } from '../agents/agentManager';
-import type { StartAgent } from '../agents/agentProcess';
+import type { AgentManager, ConnectionFactory } from '../agents/agentManager';
+import type { StartAgent } from '../process/agentProcess';
 import type { HistoryService } from '../history/historyService';
 import type { RegistryServiceOptions, RegistryService } from '../registry/registryService';
 import type { SessionManager } from '../sessions/sessionManager';
@@ -28,6 +28,8 @@ export interface AppCoreOptions {
   startAgent?: StartAgent;
   /** Waits between a remote agent's reconnect attempts (default: 1 s doubling to 30 s, ten attempts). */
   remoteBackoffMs?: number[];
+  /** How an agent's connection is made (default: over the SDK; session tests: `StubAgentLink`). */
+  connectAgent?: ConnectionFactory;
 }
 
 /**

@@ -47,6 +47,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     initializeTimeoutMs: options.initializeTimeoutMs ?? 60_000,
     secrets: options.secrets,
     startAgent: options.startAgent,
+    connect: options.connectAgent,
     protocol: (agentId) => protocolFor(settings.settings, agentId),
     onChange: changed,
     logs: new AgentLogs(join(options.dataDir, 'logs', 'agents')),

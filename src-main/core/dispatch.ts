@@ -1,11 +1,15 @@
 import { describeIssues } from '../../src-shared/settings';
 import { type ContractError, type Handlers, isRequestName, MAX_REQUEST_BYTES, requests } from '../../src-shared/ipc/contract';
+import { UserError } from '../errors/errors';
+import { logError } from '../log/mainLog';
 
 export type DispatchResult = { ok: true; result: unknown } | { ok: false; error: ContractError };
 
 /**
  * Validates and runs one request from the renderer. Bad input (unknown name, wrong types,
  * too large) gets a clear error; a handler that throws becomes an error answer. Never throws.
+ * A `UserError` is meant for the person; anything else is a bug, logged with its stack
+ * (`errors.ts`), and answered with its message.
  */
 export async function dispatch(handlers: Handlers, name: unknown, input: unknown, size?: number): Promise<DispatchResult> {
   if (size !== undefined && size > MAX_REQUEST_BYTES) {
@@ -22,6 +26,7 @@ export async function dispatch(handlers: Handlers, name: unknown, input: unknown
     const handler = handlers[name] as (input: unknown) => Promise<unknown>;
     return { ok: true, result: await handler(parsed.data) };
   } catch (error) {
+    if (!(error instanceof UserError)) logError(`Unexpected error answering ${name}`, error);
     return { ok: false, error: { code: 'failed', message: (error as Error)?.message ?? String(error) } };
   }
 }

@@ -3,7 +3,7 @@ import { agentHeadersKey, checkRemoteUrl, type RemoteAgentView, type RemoteEndpo
 import type { CustomAgent } from '../../src-shared/settings';
 import { isPermanentFailure } from '../acp/remoteErrors';
 import type { AgentDefinition } from '../agents/agentManager';
-import type { ExitInfo } from '../agents/agentProcess';
+import type { ExitInfo } from '../process/agentProcess';
 import { logged, logWarn } from '../log/mainLog';
 import type { SecretStore } from '../store/secretStore';
 

@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { notifiableEvent, notificationContent, shouldNotify, type NotificationKind } from './notifications';
+import { decodeV1Update } from '../../src-shared/acp/v1Update';
 
 let seq = 0;
 const event = (body: SessionEventBody): SessionEvent => ({ sessionId: 's1', seq: ++seq, ts: 0, ...body }) as SessionEvent;
 
 const turnEnded = (stopReason: string, error?: string) => event({ kind: 'turn.ended', turnId: 't', stopReason, ...(error ? { error } : {}) });
-const permission = event({ kind: 'permission.requested', requestId: 'r', toolCall: { toolCallId: 'c', title: 'Edit src/index.ts' }, options: [] });
+const permission = event({ kind: 'permission.requested', requestId: 'r', toolCallId: 'c', tool: { title: 'Edit src/index.ts' }, options: [] });
 const elicitation = event({ kind: 'elicitation.requested', requestId: 'e', request: { message: 'Which branch should I use?' } });
 const auth = event({ kind: 'auth.required', methods: [] });
-const chunk = event({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk' } });
+const chunk = event(decodeV1Update({ sessionUpdate: 'agent_message_chunk' }));
 
 describe('shouldNotify', () => {
   const kinds: NotificationKind[] = ['turnEnded', 'permission', 'elicitation', 'authRequired'];
@@ -71,7 +72,7 @@ describe('notificationContent', () => {
   it('falls back to the agent name, and copes with missing fields', () => {
     const untitled = { title: null, agentName: 'Gemini' };
     expect(notificationContent('turnEnded', turnEnded('end_turn'), untitled).title).toBe('Gemini');
-    const bare = event({ kind: 'permission.requested', requestId: 'r', toolCall: {}, options: [] });
+    const bare = event({ kind: 'permission.requested', requestId: 'r', toolCallId: 'permission-r', tool: {}, options: [] });
     expect(notificationContent('permission', bare, untitled).body).toBe('Gemini asks for permission.');
     expect(notificationContent('elicitation', event({ kind: 'elicitation.requested', requestId: 'e', request: {} }), { title: null, agentName: '' })).toEqual({
       title: 'ACP Desktop',

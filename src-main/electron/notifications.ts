@@ -1,5 +1,4 @@
 import { elicitationRequestView } from '../../src-shared/acp/elicitation';
-import { toolCallRefView } from '../../src-shared/acp/toolCall';
 import type { SessionEvent } from '../../src-shared/session/events';
 
 /** Moments worth a native notification: the turn is over, or the agent waits for the person. */
@@ -64,7 +63,7 @@ export function notificationContent(
   const title = shorten(session.title || session.agentName || 'ACP Desktop', 80);
   switch (kind) {
     case 'permission': {
-      const tool = event.kind === 'permission.requested' ? nonEmpty(toolCallRefView(event.toolCall).title) : null;
+      const tool = event.kind === 'permission.requested' ? nonEmpty(event.tool.title ?? event.title ?? null) : null;
       return { title, body: shorten(tool ? `${agent} asks for permission: ${tool}` : `${agent} asks for permission.`) };
     }
     case 'elicitation': {

@@ -1,6 +1,6 @@
 /**
- * The two kinds of error the main process raises on purpose. Anything else that reaches a
- * request's answer is a bug and is logged as one (see `log/mainLog.ts`).
+ * The error the main process raises on purpose. Anything else that reaches a request's answer
+ * is a bug and is logged as one (`core/dispatch.ts`, into `log/mainLog.ts`).
  */
 
 /**
@@ -16,18 +16,6 @@ export class UserError extends Error {
     readonly data?: unknown,
   ) {
     super(message);
-  }
-}
-
-/**
- * A JSON-RPC error exchanged with an agent: its answer to one of our requests, or our answer to
- * one of its requests. Code and data are kept so the log and the UI can show them.
- */
-export class AcpError extends UserError {
-  override name = 'AcpError';
-  declare readonly code: number;
-  constructor(message: string, code: number, data?: unknown) {
-    super(message, code, data);
   }
 }
 

@@ -1,6 +1,7 @@
 // Over 400 lines on purpose: the history actions (list, open, rename, delete, fork, continue, search,
 // export) share one catalog and one search index; each action is short and the file reads as their table.
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { UserError } from '../errors/errors';
 import { join } from 'node:path';
 import type { HistoryItem, SearchHit, SessionExport } from '../../src-shared/ipc/historyContract';
 import { exportFileName, sessionToMarkdown } from '../../src-shared/history/markdown';
@@ -8,7 +9,6 @@ import { blockText } from '../../src-shared/history/entryText';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import type { SessionState } from '../../src-shared/session/state';
 import type { Settings } from '../../src-shared/settings';
-import { ProtocolError } from '../acp/clientSide';
 import type { AgentManager } from '../agents/agentManager';
 import type { SessionManager } from '../sessions/sessionManager';
 import { DraftsStore } from '../store/draftsStore';
@@ -197,7 +197,7 @@ export class HistoryService {
   /** One page of the agent's `session/list`, each row mapped to a local session when one is bound to it. */
   async agentSessions(agentId: string, cwd?: string, cursor?: string): Promise<{ items: HistoryItem[]; nextCursor: string | null }> {
     const agent = this.options.agents.find(agentId);
-    if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
+    if (!agent) throw new UserError(`Unknown agent "${agentId}".`);
     const connection = await this.options.agents.ensureRunning(agentId);
     // Capability-checked by the connection (refused unless the agent advertises session/list).
     const result = await connection.listSessions(cwd, cursor);
@@ -243,12 +243,12 @@ export class HistoryService {
     await this.reconcile();
     const existing = this.catalog.list().find((entry) => entry.agentId === agentId && entry.acpSessionId === acpSessionId);
     if (existing) {
-      if (!(await this.options.sessions.restore(existing.sessionId))) throw new ProtocolError(`No session "${existing.sessionId}".`);
+      if (!(await this.options.sessions.restore(existing.sessionId))) throw new UserError(`No session "${existing.sessionId}".`);
       this.openTab(existing.sessionId);
       return existing.sessionId;
     }
     const agent = this.options.agents.find(agentId);
-    if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
+    if (!agent) throw new UserError(`Unknown agent "${agentId}".`);
     return this.options.sessions.open({ agentId, agentName: agent.name, cwd, acpSessionId, ...(title ? { title } : {}) }).id;
   }
 
@@ -264,7 +264,7 @@ export class HistoryService {
     // Not open: append to its log directly (the next restore folds it like any other event).
     await this.reconcile();
     const entry = this.catalog.get(sessionId);
-    if (!entry) throw new ProtocolError(`No session "${sessionId}".`);
+    if (!entry) throw new UserError(`No session "${sessionId}".`);
     const log = new EventLog(this.logFile(sessionId));
     log.append([{ ...body, sessionId, seq: entry.lastSeq + 1, ts: Date.now() } as SessionEvent]);
     log.close();
@@ -281,7 +281,7 @@ export class HistoryService {
       const sessionId = input.sessionId;
       const entry = this.catalog.get(sessionId);
       const live = this.options.sessions.live(sessionId);
-      if (!entry && !live && !existsSync(this.logFile(sessionId))) throw new ProtocolError(`No session "${sessionId}".`);
+      if (!entry && !live && !existsSync(this.logFile(sessionId))) throw new UserError(`No session "${sessionId}".`);
       agentId ??= live?.agentId ?? entry?.agentId;
       acpSessionId ??= live?.acpSessionId ?? entry?.acpSessionId ?? undefined;
       this.options.sessions.close(sessionId);
@@ -319,15 +319,15 @@ export class HistoryService {
     let source: SessionState | null = null;
     if (input.sessionId) {
       source = await this.stateOf(input.sessionId);
-      if (!source?.agentId) throw new ProtocolError(`No session "${input.sessionId}".`);
+      if (!source?.agentId) throw new UserError(`No session "${input.sessionId}".`);
     }
     const agentId = source?.agentId ?? input.agentId;
     const parentAcp = source?.acpSessionId ?? input.acpSessionId;
     const cwd = source?.cwd ?? input.cwd;
-    if (!agentId || !cwd) throw new ProtocolError('Fork needs a local session, or an agent, its session id and a folder.');
-    if (!parentAcp) throw new ProtocolError('This session never reached its agent, so there is nothing to fork there.');
+    if (!agentId || !cwd) throw new UserError('Fork needs a local session, or an agent, its session id and a folder.');
+    if (!parentAcp) throw new UserError('This session never reached its agent, so there is nothing to fork there.');
     const agent = this.options.agents.find(agentId);
-    if (!agent) throw new ProtocolError(`Unknown agent "${agentId}".`);
+    if (!agent) throw new UserError(`Unknown agent "${agentId}".`);
     const additionalDirectories = source?.additionalDirectories ?? [];
     const fork = await this.options.sessions.forkAcp(agentId, { acpSessionId: parentAcp, cwd, additionalDirectories });
     const title = `${source?.title ?? 'Session'} (fork)`;
@@ -381,7 +381,7 @@ export class HistoryService {
 
   async export(sessionId: string, format: 'markdown' | 'jsonl'): Promise<SessionExport> {
     const state = await this.stateOf(sessionId);
-    if (!state?.agentId) throw new ProtocolError(`No session "${sessionId}".`);
+    if (!state?.agentId) throw new UserError(`No session "${sessionId}".`);
     if (format === 'jsonl') {
       return { filename: exportFileName(state, 'jsonl'), mimeType: 'application/x-ndjson', text: readFileSync(this.logFile(sessionId), 'utf8') };
     }
@@ -395,9 +395,9 @@ export class HistoryService {
    */
   async continueNew(sessionId: string): Promise<string> {
     const state = await this.stateOf(sessionId);
-    if (!state?.agentId) throw new ProtocolError(`No session "${sessionId}".`);
+    if (!state?.agentId) throw new UserError(`No session "${sessionId}".`);
     const agent = this.options.agents.find(state.agentId);
-    if (!agent) throw new ProtocolError(`The agent "${state.agentName || state.agentId}" is no longer configured.`);
+    if (!agent) throw new UserError(`The agent "${state.agentName || state.agentId}" is no longer configured.`);
     const spec = {
       agentId: state.agentId,
       agentName: agent.name,

@@ -6,6 +6,7 @@ import type { SessionEvent, SessionEventBody } from '../../src-shared/session/ev
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { chunkText, SearchIndex, snippet } from './searchIndex';
+import { decodeV1Update } from '../../src-shared/acp/v1Update';
 
 function session(sessionId: string, bodies: SessionEventBody[]): SessionState {
   const events = bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: 1000 + i }) as SessionEvent);
@@ -13,7 +14,7 @@ function session(sessionId: string, bodies: SessionEventBody[]): SessionState {
 }
 
 const created: SessionEventBody = { kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w' };
-const say = (text: string): SessionEventBody => ({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const say = (text: string): SessionEventBody => decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const ask = (text: string, turnId = 't1'): SessionEventBody => ({ kind: 'turn.started', turnId, prompt: [{ type: 'text', text }] });
 
 describe('SearchIndex', () => {
@@ -24,7 +25,7 @@ describe('SearchIndex', () => {
       ask('Why does the flamingo parser crash?'),
       say('The flamingo parser '),
       say('crashes because of a null byte.'),
-      { kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read parser.ts', kind: 'read', status: 'completed' } },
+      decodeV1Update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Read parser.ts', kind: 'read', status: 'completed' }),
       { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' },
     ]);
     index.indexState(state, 100, true);

@@ -6,9 +6,10 @@ import type { SessionEvent, SessionEventBody } from '../../src-shared/session/ev
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { SearchIndex } from './searchIndex';
+import { decodeV1Update } from '../../src-shared/acp/v1Update';
 
 const created: SessionEventBody = { kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w' };
-const say = (text: string): SessionEventBody => ({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+const say = (text: string): SessionEventBody => decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 const ask = (text: string, turnId: string): SessionEventBody => ({ kind: 'turn.started', turnId, prompt: [{ type: 'text', text }] });
 const ended = (turnId: string): SessionEventBody => ({ kind: 'turn.ended', turnId, stopReason: 'end_turn' });
 

@@ -31,7 +31,7 @@ import {
   type RegistryAgent,
   type ResolvedDistribution,
 } from '../../src-shared/registry/schema';
-import type { LaunchSpec } from '../agents/agentProcess';
+import type { LaunchSpec } from '../process/agentProcess';
 import { writeFileAtomic } from '../store/jsonFile';
 import { cancelled, describeFsError, download, formatBytes, InstallError } from './download';
 import { checkEntryPath, extractArchive, looksLikeArchiveUrl, sniffArchive } from './extract';

@@ -1,11 +1,12 @@
 import { AgentConnection } from '../acp/agentConnection';
-import { ProtocolError, type ClientSide } from '../acp/clientSide';
+import { type ClientSide } from '../acp/clientSide';
+import { UserError } from '../errors/errors';
 import type { ProtocolSetting } from '../../src-shared/settings';
-import type { LaunchSpec } from '../agents/agentProcess';
+import type { LaunchSpec } from '../process/agentProcess';
 
 /** A client side that serves nothing: a probe only runs `initialize`. */
 const refuseAll = async (): Promise<never> => {
-  throw new ProtocolError('This connection only checks that the agent starts.');
+  throw new UserError('This connection only checks that the agent starts.');
 };
 
 const PROBE_CLIENT: ClientSide = {

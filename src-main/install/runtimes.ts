@@ -3,7 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import semver from 'semver';
 import type { RuntimeInfo } from '../../src-shared/ipc/registryContract';
-import { planSpawn } from '../agents/spawnCommand';
+import { planSpawn } from '../process/spawnCommand';
 import { logUnlessMissing } from '../log/mainLog';
 
 /**

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '../../src-shared/remote';
 import { createBridgeHandlers, type BridgeEvents } from '../acp/bridgeAgent';
-import type { LaunchSpec } from '../agents/agentProcess';
+import type { LaunchSpec } from '../process/agentProcess';
 import { logged } from '../log/mainLog';
 
 export interface AgentServerOptions {

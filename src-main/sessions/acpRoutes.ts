@@ -29,7 +29,7 @@ export class AcpRoutes {
   /** Binds the session to its ACP id and records the updates that arrived for it early. */
   bind(session: Session, acpSessionId: string): void {
     if (session.acpSessionId && session.acpSessionId !== acpSessionId) this.unbind(session);
-    session.acpSessionId = acpSessionId;
+    session.bindAcpSession(acpSessionId);
     this.routes.set(key(session.agentId, acpSessionId), session);
     const held = this.early.get(key(session.agentId, acpSessionId));
     this.early.delete(key(session.agentId, acpSessionId));

@@ -1,17 +1,16 @@
 import { oversizeNotice } from '../acp/rawTap';
 import { randomUUID } from 'node:crypto';
-import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { type ClientSide, ELICITATION_MODES, ProtocolError } from '../acp/clientSide';
-import { applyUpdateQuirks } from '../agents/quirks';
-import { missingFileReadsEmpty } from '../agents/quirks/geminiCli';
+import { type ClientSide, ELICITATION_MODES } from '../acp/clientSide';
+import { applyUpdateQuirks } from '../quirks/index';
+import { missingFileReadsEmpty } from '../quirks/geminiCli';
 import { notAbsoluteReason } from '../fs/absolutePath';
 import { isInsideRoots, readTextFile, writeTextFileAtomic } from '../fs/fileAccess';
 import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
 import { rememberedOption } from './permissionMemory';
 import type { Session } from './session';
-import { AcpErrorCode } from '../errors/errors';
+import { AcpErrorCode, UserError } from '../errors/errors';
 
 export interface ClientHandlerDeps {
   routes: AcpRoutes;
@@ -35,7 +34,7 @@ export interface ClientHandlerDeps {
 export function createClientSide(agentId: string, deps: ClientHandlerDeps): ClientSide {
   const sessionFor = (acpSessionId: unknown): Session => {
     const session = deps.routes.find(agentId, String(acpSessionId));
-    if (!session) throw new ProtocolError(`Unknown session ${String(acpSessionId)}`, AcpErrorCode.invalidParams);
+    if (!session) throw new UserError(`Unknown session ${String(acpSessionId)}`, AcpErrorCode.invalidParams);
     return session;
   };
   const ofAgent = () => [...deps.sessions()].filter((session) => session.agentId === agentId);
@@ -54,12 +53,9 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       }
       // History replayed by `session/load` is already in our log: keep the log as the truth.
       if (session.replaying) return;
-      for (const event of events) {
-        if (event.kind !== 'acp.update') session.record(event);
-        else
-          for (const body of applyUpdateQuirks(agentId, session, event.update, (terminalId) => session.terminals.has(terminalId), session.state.cwd))
-            session.record(body);
-      }
+      for (const event of events)
+        for (const body of applyUpdateQuirks(agentId, session, event, (terminalId) => session.terminals.has(terminalId), session.state.cwd))
+          session.record(body);
     },
     onGarbage: (line) => {
       // Shown where someone is looking: a running turn, else a session still connecting.
@@ -85,26 +81,18 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
     requestPermission: async (raw, signal, decode) => {
       const session = sessionFor(raw.sessionId);
       const requestId = randomUUID();
-      // What is asked (the tool call, and the title, explanation and subject when the agent sends them).
-      const { toolCall, title, description, subject } = decode(requestId);
-      const options = (Array.isArray(raw.options) ? raw.options : [])
-        .filter((option): option is RawObject => typeof option === 'object' && option !== null)
-        .map((option) => ({
-          optionId: String(option.optionId),
-          name: String(option.name ?? option.optionId),
-          kind: String(option.kind ?? 'allow_once'),
-          ...(option._meta !== undefined ? { _meta: option._meta } : {}),
-        }));
+      // What is asked (the tool call, the options, and the title, explanation and subject when the agent sends them).
+      const { title, description, subject, ...asked } = decode(requestId);
       const request = {
         kind: 'permission.requested' as const,
         requestId,
-        toolCall,
-        options,
+        ...asked,
         ...(title !== undefined ? { title, description, subject } : {}),
         ...(raw._meta !== undefined ? { _meta: raw._meta } : {}),
       };
+      const { options } = asked;
       // "Always" answered before for this agent and tool kind: answer the same way, visibly.
-      const remembered = rememberedOption(deps.settings().alwaysAllow, agentId, session.toolKindOf(toolCall), options);
+      const remembered = rememberedOption(deps.settings().alwaysAllow, agentId, session.toolKindOf(asked.toolCallId, asked.tool), options);
       if (remembered) {
         session.record(request);
         session.record({ kind: 'permission.resolved', requestId, optionId: remembered.optionId, reason: 'remembered' });
@@ -127,7 +115,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         return { content: readTextFile(params.path, params.line, params.limit) };
       } catch (error) {
         if (missingFileReadsEmpty(agentId, error, isInsideRoots(params.path, session.roots))) return { content: '' };
-        throw new ProtocolError(`Cannot read ${params.path}: ${(error as Error).message}`, AcpErrorCode.resourceNotFound);
+        throw new UserError(`Cannot read ${params.path}: ${(error as Error).message}`, AcpErrorCode.resourceNotFound);
       }
     },
     writeTextFile: async (params) => {
@@ -139,7 +127,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         session.record({ kind: 'file.written', path: params.path, oldText, newText: params.content });
         return {};
       } catch (error) {
-        throw new ProtocolError(`Cannot write ${params.path}: ${(error as Error).message}`, AcpErrorCode.internal);
+        throw new UserError(`Cannot write ${params.path}: ${(error as Error).message}`, AcpErrorCode.internal);
       }
     },
     createTerminal: async (params) => {
@@ -188,7 +176,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       if (raw.sessionId !== undefined && raw.sessionId !== null) session = sessionFor(raw.sessionId);
       else if (scope.requestSessionId) session = sessionFor(scope.requestSessionId);
       else if (scope.owner) session = deps.session(scope.owner);
-      if (!session) throw new ProtocolError('This elicitation names no session or request of this client.', AcpErrorCode.invalidParams);
+      if (!session) throw new UserError('This elicitation names no session or request of this client.', AcpErrorCode.invalidParams);
       const mode = String(raw.mode ?? 'form');
       if (!ELICITATION_MODES.has(mode)) {
         // rfds-elicitation: a mode the client did not declare is answered -32602, never shown as a form.
@@ -200,7 +188,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
           error,
           note: `The agent asked a question in a way this app cannot show (mode "${mode}")`,
         });
-        throw new ProtocolError(error.message, AcpErrorCode.invalidParams);
+        throw new UserError(error.message, AcpErrorCode.invalidParams);
       }
       const requestId = randomUUID();
       const answer = session.elicitations.add(requestId, session.id, { action: 'cancel' });
@@ -234,30 +222,30 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
  * ACP requires absolute paths. A relative one is answered -32602 and shown in the session; it is
  * never resolved, so the app's own working folder is never read, written or run in.
  */
-function refuseRelative(session: Session, method: string, field: string, path: string, shown: RawObject): void {
+function refuseRelative(session: Session, method: string, field: string, path: string, shown: Record<string, unknown>): void {
   const reason = notAbsoluteReason(path);
   if (reason === null) return;
   const message = `${method} needs an absolute ${field} (ACP requires absolute paths), but ${JSON.stringify(path)} is not one: ${reason}. Nothing was done.`;
   const error = { code: AcpErrorCode.invalidParams, message };
   session.record({ kind: 'acp.rejected', method, params: shown, error, note: `The agent sent a ${field} that is not an absolute path; it was refused` });
-  throw new ProtocolError(message, AcpErrorCode.invalidParams);
+  throw new UserError(message, AcpErrorCode.invalidParams);
 }
 
 /** Reads and writes outside the workspace folders ask the person first (or are refused, per setting). */
 async function checkOutside(session: Session, path: string, what: 'read' | 'write', settings: Settings): Promise<void> {
   if (isInsideRoots(path, session.roots)) return;
   if (settings.outsideWorkspace === 'deny') {
-    throw new ProtocolError(`${path} is outside the session's workspace; the app is set to refuse such access.`, AcpErrorCode.invalidParams);
+    throw new UserError(`${path} is outside the session's workspace; the app is set to refuse such access.`, AcpErrorCode.invalidParams);
   }
   const requestId = randomUUID();
   const answer = session.permissions.add(requestId, session.id, { outcome: { outcome: 'cancelled' } });
   session.record({
     kind: 'permission.requested',
     requestId,
-    toolCall: {
-      toolCallId: `outside-${requestId}`,
+    toolCallId: `outside-${requestId}`,
+    tool: {
       title: `${what === 'read' ? 'Read' : 'Write'} ${path} (outside the workspace)`,
-      kind: what === 'read' ? 'read' : 'edit',
+      toolKind: what === 'read' ? 'read' : 'edit',
       locations: [{ path }],
     },
     options: [
@@ -267,6 +255,6 @@ async function checkOutside(session: Session, path: string, what: 'read' | 'writ
   });
   const result = await answer;
   if (result.outcome.outcome !== 'selected' || result.outcome.optionId !== 'allow') {
-    throw new ProtocolError(`The person refused access to ${path}, which is outside the workspace.`, AcpErrorCode.invalidParams);
+    throw new UserError(`The person refused access to ${path}, which is outside the workspace.`, AcpErrorCode.invalidParams);
   }
 }

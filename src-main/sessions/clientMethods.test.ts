@@ -50,8 +50,8 @@ describe('fs/read_text_file and fs/write_text_file', () => {
     const sessionId = await h.newSession();
     await h.send(sessionId, `read ${join(outside, 'secret.txt')}`);
     let ask = await h.waitForPermission(sessionId);
-    expect(ask.toolCall).toMatchObject({
-      kind: 'read',
+    expect(ask.tool).toMatchObject({
+      toolKind: 'read',
       title: expect.stringContaining('outside the workspace'),
       locations: [{ path: join(outside, 'secret.txt') }],
     });
@@ -287,7 +287,7 @@ describeProtocols('session/request_permission', () => {
     const sessionId = await h.newSession();
     await h.send(sessionId, 'permission');
     let pending = await h.waitForPermission(sessionId);
-    expect(pending.toolCall).toMatchObject({ title: 'Edit src/app.ts', kind: 'edit' });
+    expect(pending.tool).toMatchObject({ title: 'Edit src/app.ts', toolKind: 'edit' });
     expect(pending.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
     expect(h.tool(sessionId, pending.toolCallId)).toMatchObject({ status: 'awaiting_permission', rawInput: { edits: 1 } });
     await expect(h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'bogus' })).rejects.toThrow(
@@ -342,7 +342,7 @@ describeProtocols('session/request_permission', () => {
     expect(h.agentText(sessionId)).toContain('Permission granted (allow-always)');
     const resolved = h.eventsOf(sessionId, 'permission.resolved').at(-1)!;
     expect(resolved).toMatchObject({ optionId: 'allow-always', reason: 'remembered' });
-    const toolCallId = h.eventsOf(sessionId, 'permission.requested').at(-1)!.toolCall.toolCallId as string;
+    const toolCallId = h.eventsOf(sessionId, 'permission.requested').at(-1)!.toolCallId;
     expect(h.tool(sessionId, toolCallId)?.permissionOutcome).toMatchObject({ reason: 'remembered', kind: 'allow_always' });
     // Another kind (execute) is still asked.
     await h.send(sessionId, 'ghostpermission');
@@ -385,7 +385,7 @@ describeProtocols('session/request_permission', () => {
       { optionId: 'once', name: 'Allow once', kind: 'allow_once' },
       { optionId: 'no', name: 'Reject', kind: 'reject_once' },
     ]);
-    expect(pending.toolCall.kind).toBe('x_warp');
+    expect(pending.tool.toolKind).toBe('x_warp');
     expect(h.tool(sessionId, 'pf_1')?.toolKind).toBe('x_warp');
     await h.core.handlers['permission.respond']({ sessionId, requestId: pending.requestId, optionId: 'maybe' });
     await h.waitFor(() => h.agentText(sessionId).includes('Future permission: maybe'), 'answer');

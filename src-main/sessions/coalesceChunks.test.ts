@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
+import { decodeV1Update } from '../../src-shared/acp/v1Update';
 import { coalesceChunks } from './coalesceChunks';
 
 let seq = 0;
 const at = <T extends object>(body: T) => ({ ...body, sessionId: 's1', seq: ++seq, ts: seq }) as unknown as SessionEvent;
 const chunk = (text: string, sessionUpdate = 'agent_message_chunk', extra: Record<string, unknown> = {}) =>
-  at({ kind: 'acp.update', update: { sessionUpdate, content: { type: 'text', text }, ...extra } });
+  at(decodeV1Update({ sessionUpdate, content: { type: 'text', text }, ...extra }));
 
 describe('coalesceChunks: one append per frame on the IPC', () => {
   it('a burst of chunks becomes two events with the same folded state, entry ids and lastSeq', () => {
@@ -26,7 +27,7 @@ describe('coalesceChunks: one append per frame on the IPC', () => {
     expect(sent.length).toBeLessThan(15);
     // Everything else in the same order, and each event's seq increasing.
     expect(sent.map((e) => e.seq)).toEqual([...sent.map((e) => e.seq)].sort((a, b) => a - b));
-    expect(sent.filter((e) => e.kind !== 'acp.update')).toEqual(events.filter((e) => e.kind !== 'acp.update'));
+    expect(sent.filter((e) => e.kind !== 'message.chunk')).toEqual(events.filter((e) => e.kind !== 'message.chunk'));
     expect(reduceSession(undefined, sent)).toEqual(reduceSession(undefined, events));
     expect(sent.at(-1)!.seq).toBe(events.at(-1)!.seq);
   });

@@ -1,17 +1,15 @@
 import type { SessionEvent } from '../../src-shared/session/events';
 
-type Chunk = SessionEvent & { kind: 'acp.update'; update: { sessionUpdate: string; content: { type: 'text'; text: string }; messageId?: string } };
+type Chunk = Extract<SessionEvent, { kind: 'message.chunk' }>;
 
-const MERGEABLE = new Set(['agent_message_chunk', 'agent_thought_chunk']);
+const EVENT_KEYS = new Set(['sessionId', 'seq', 'ts', 'kind', 'role', 'messageId', 'content']);
 
-/** A plain text chunk (no fields but kind, content and messageId), which can be merged with its neighbours. */
+/** A plain text chunk of an agent message or thought (no fields but these), which can be merged with its neighbours. */
 function plainChunk(event: SessionEvent): event is Chunk {
-  if (event.kind !== 'acp.update') return false;
-  const update = event.update as Record<string, unknown>;
-  if (!MERGEABLE.has(update.sessionUpdate as string)) return false;
-  for (const key in update) if (key !== 'sessionUpdate' && key !== 'content' && key !== 'messageId') return false;
-  const content = update.content as Record<string, unknown> | null;
-  if (!content || content.type !== 'text' || typeof content.text !== 'string') return false;
+  if (event.kind !== 'message.chunk' || event.role === 'user') return false;
+  for (const key in event) if (!EVENT_KEYS.has(key)) return false;
+  const content = event.content;
+  if (content.type !== 'text' || typeof content.text !== 'string') return false;
   for (const key in content) if (key !== 'type' && key !== 'text') return false;
   return true;
 }
@@ -35,15 +33,15 @@ export function coalesceChunks(events: SessionEvent[]): SessionEvent[] {
     let end = i + 1;
     while (end < events.length) {
       const next = events[end];
-      if (!plainChunk(next) || next.update.sessionUpdate !== first.update.sessionUpdate || next.update.messageId !== first.update.messageId) break;
+      if (!plainChunk(next) || next.role !== first.role || next.messageId !== first.messageId) break;
       end++;
     }
     if (end - i <= 2) {
       for (let j = i; j < end; j++) out.push(events[j]);
     } else {
       let text = '';
-      for (let j = i; j < end - 1; j++) text += (events[j] as Chunk).update.content.text;
-      out.push({ ...first, update: { ...first.update, content: { type: 'text', text } } } as SessionEvent);
+      for (let j = i; j < end - 1; j++) text += (events[j] as Chunk).content.text;
+      out.push({ ...first, content: { type: 'text', text } });
       out.push(events[end - 1]);
     }
     i = end;

@@ -74,7 +74,7 @@ describe('ACP v2 through the session layer (protocol "auto")', () => {
     expect(first.title).toBe('Run npm test?');
     expect(first.description).toBe('The tests write to /tmp.');
     expect(first.subject).toMatchObject({ type: 'command', command: 'npm test', cwd: '/w' });
-    expect(first.toolCall.toolCallId).toBe('tc-p');
+    expect(first.toolCallId).toBe('tc-p');
     expect(h.state(sessionId).status).toBe('waiting');
     await h.core.handlers['permission.respond']({ sessionId, requestId: first.requestId, optionId: 'yes' });
     await h.waitFor(() => h.state(sessionId).permissions[0]?.title === 'Open the pod bay doors?', 'the second request');
@@ -83,7 +83,7 @@ describe('ACP v2 through the session layer (protocol "auto")', () => {
     await h.core.handlers['permission.respond']({ sessionId, requestId: second.requestId, optionId: 'no' });
     await h.waitFor(() => h.state(sessionId).permissions[0]?.title === 'Edit config?', 'the third request');
     const third = h.state(sessionId).permissions[0];
-    expect(third.toolCall).toMatchObject({ toolCallId: 'tc-q', kind: 'edit' });
+    expect(third).toMatchObject({ toolCallId: 'tc-q', tool: { toolKind: 'edit' } });
     await h.core.handlers['permission.respond']({ sessionId, requestId: third.requestId, optionId: 'yes' });
     await h.waitFor(() => h.agentText(sessionId).includes('Answers:'), 'the agent to report the answers');
     expect(h.agentText(sessionId)).toContain('Answers: yes, no, yes');
@@ -267,7 +267,7 @@ describe('fixture-agent.mjs speaks both versions', () => {
     expect(h.core.state().agents.find((agent) => agent.id === 'fixture')?.protocolVersion).toBe(version);
     await h.send(sessionId, 'permission');
     const request = await h.waitForPermission(sessionId);
-    expect(request.toolCall.title).toBe('Edit src/app.ts');
+    expect(request.tool.title).toBe('Edit src/app.ts');
     await h.core.handlers['permission.respond']({ sessionId, requestId: request.requestId, optionId: 'allow-once' });
     await h.waitFor(() => h.lastStop(sessionId) !== undefined, 'the turn to end');
     expect(h.agentText(sessionId)).toContain('Permission granted (allow-once)');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
-import { isAuthRequired, ProtocolError } from '../acp/clientSide';
+import { isAuthRequired } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import { EventLog, saveNotice } from '../store/eventLog';
 import type { Terminal } from '../terminals/terminalManager';
@@ -12,8 +12,7 @@ import { refusePromptContent } from './promptContent';
 import { logged } from '../log/mainLog';
 import { capabilitiesOf } from '../../src-shared/acp/agent';
 import { AUTH_RETRY_NOTE } from '../../src-shared/acp/error';
-import { updateKind } from '../../src-shared/acp/update';
-import { AcpErrorCode } from '../errors/errors';
+import { AcpErrorCode, UserError } from '../errors/errors';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
 export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
@@ -65,25 +64,20 @@ export interface SessionHost {
  */
 export class Session {
   readonly log: EventLog;
-  seq = 0;
-  acpSessionId: string | null = null;
-  /** The agent connection this session's ACP session lives on (null until connected or after detach). */
-  connection: AgentLink | null = null;
-  connecting: Promise<AgentLink> | null = null;
-  turn: Turn | null = null;
+  private seq = 0;
+  private boundTo: string | null = null;
+  private link: AgentLink | null = null;
+  private pendingConnect: Promise<AgentLink> | null = null;
+  private running: Turn | null = null;
   /** What to retry after sign-in succeeds. */
-  blocked: (() => void) | null = null;
+  private retryAfterSignIn: (() => void) | null = null;
   readonly terminals = new Map<string, Terminal>();
   readonly permissions = new PendingRequests<PermissionOutcome>();
   readonly elicitations = new PendingRequests<ElicitationAnswer>();
-  /** True while `session/load` replays history we already have in the log. */
-  replaying = false;
-  /** Told once that the agent does not take additional workspace folders. */
-  toldNoAdditionalDirs = false;
-  /** Opened from the agent's `session/list` and not connected yet: its history has to come from the agent. */
-  openedFromList = false;
-  /** Set when its agent was uninstalled: why a prompt is refused (cleared when the agent is installed again). */
-  agentGone: string | undefined;
+  private replayingHistory = false;
+  private told = new Set<string>();
+  private fromAgentList = false;
+  private goneReason: string | undefined;
   private folded: SessionState;
   private unfolded: SessionEvent[] = [];
 
@@ -98,7 +92,102 @@ export class Session {
     this.log = new EventLog(logFile, (health) => this.record(saveNotice(health)));
     this.folded = initial ?? emptySession(id);
     this.seq = this.folded.lastSeq;
-    this.acpSessionId = this.folded.acpSessionId;
+    this.boundTo = this.folded.acpSessionId;
+  }
+
+  // ---------------------------------------------------------------- what others read, and the flows that change it
+
+  /** The ACP session id this session is bound to (routes bind it; a new session gets it from `session/new`). */
+  get acpSessionId(): string | null {
+    return this.boundTo;
+  }
+
+  /** Bound to an ACP session id (`AcpRoutes.bind`), or back to the one its log says. */
+  bindAcpSession(acpSessionId: string | null = this.fold().acpSessionId): void {
+    this.boundTo = acpSessionId;
+  }
+
+  /** The agent connection this session's ACP session lives on (null until connected or after detach). */
+  get connection(): AgentLink | null {
+    return this.link;
+  }
+
+  /** Set up on the agent: from now on requests go through `connection`. */
+  attach(connection: AgentLink): void {
+    this.link = connection;
+  }
+
+  /** The connect in progress (null: none). */
+  get connecting(): Promise<AgentLink> | null {
+    return this.pendingConnect;
+  }
+
+  /**
+   * Runs `connect` unless a connect is already under way (concurrent callers share one attempt);
+   * when it settles, prompts typed meanwhile go (after sign-in, if that is what it asked for).
+   */
+  connectOnce(connect: () => Promise<AgentLink>): Promise<AgentLink> {
+    this.pendingConnect ??= (async () => {
+      try {
+        return await connect();
+      } finally {
+        this.pendingConnect = null;
+        if (!this.fold().authMethods) queueMicrotask(() => this.nextQueued());
+      }
+    })();
+    return this.pendingConnect;
+  }
+
+  /** The turn running now (null: none). */
+  get turn(): Readonly<Turn> | null {
+    return this.running;
+  }
+
+  /** Takes what sign-in blocked (a prompt to send again), once. */
+  takeRetryAfterSignIn(): (() => void) | null {
+    const retry = this.retryAfterSignIn;
+    this.retryAfterSignIn = null;
+    return retry;
+  }
+
+  /** True while `session/load` replays history the log already has (its updates are not recorded again). */
+  get replaying(): boolean {
+    return this.replayingHistory;
+  }
+
+  async whileReplaying<T>(replaying: boolean, run: () => Promise<T>): Promise<T> {
+    this.replayingHistory = replaying;
+    try {
+      return await run();
+    } finally {
+      this.replayingHistory = false;
+    }
+  }
+
+  /** True the first time for `what`: a notice that is given once per session. */
+  firstTime(what: string): boolean {
+    if (this.told.has(what)) return false;
+    this.told.add(what);
+    return true;
+  }
+
+  /** Opened from the agent's `session/list` and not connected yet: its history has to come from the agent. */
+  get openedFromList(): boolean {
+    return this.fromAgentList;
+  }
+
+  markOpenedFromList(opened: boolean): void {
+    this.fromAgentList = opened;
+  }
+
+  /** Why a prompt is refused since its agent was uninstalled (undefined: installed). */
+  get agentGone(): string | undefined {
+    return this.goneReason;
+  }
+
+  /** Its agent was uninstalled (a reason), or installed again (undefined). */
+  setAgentGone(reason: string | undefined): void {
+    this.goneReason = reason;
   }
 
   // ---------------------------------------------------------------- events
@@ -138,13 +227,13 @@ export class Session {
   /** Sends a prompt, or queues it (visibly, in the log) behind a running turn or a connect. */
   prompt(prompt: ContentBlock[]): { queued: boolean } {
     const state = this.fold();
-    if (state.readonlyReason) throw new ProtocolError(`This session is read-only: ${state.readonlyReason}`);
-    if (this.agentGone) throw new ProtocolError(this.agentGone);
+    if (state.readonlyReason) throw new UserError(`This session is read-only: ${state.readonlyReason}`);
+    if (this.agentGone) throw new UserError(this.agentGone);
     // Known capabilities refuse content up front; otherwise the turn checks after connecting.
     const capabilities = this.connection?.agentCapabilities ?? this.host.capabilities(this.agentId);
     if (capabilities) {
       const refusal = refusePromptContent(prompt, capabilitiesOf(capabilities).prompt, state.agentName);
-      if (refusal) throw new ProtocolError(refusal);
+      if (refusal) throw new UserError(refusal);
     }
     // Prompts still queued from before a restart go first: the queue is in the log.
     if (this.turn || this.connecting || state.queue.length > 0) {
@@ -158,7 +247,7 @@ export class Session {
 
   /** Starts the next queued prompt when nothing runs and nothing blocks. */
   nextQueued(): void {
-    if (this.turn || this.blocked || this.connecting) return;
+    if (this.running || this.retryAfterSignIn || this.pendingConnect) return;
     const next = this.fold().queue[0];
     if (!next) return;
     this.record({ kind: 'prompt.dequeued', queueId: next.queueId });
@@ -167,7 +256,7 @@ export class Session {
 
   private startTurn(prompt: ContentBlock[]): void {
     const turn: Turn = { turnId: randomUUID(), abort: new AbortController() };
-    this.turn = turn;
+    this.running = turn;
     this.record({ kind: 'turn.started', turnId: turn.turnId, prompt });
     void this.runTurn(turn, prompt);
   }
@@ -178,9 +267,9 @@ export class Session {
     let endedInLog = false;
     try {
       const connection = await this.host.connect(this);
-      if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
+      if (turn.abort.signal.aborted) throw new UserError('cancelled before it started');
       const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
-      if (refusal) throw new ProtocolError(refusal);
+      if (refusal) throw new UserError(refusal);
       const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
       // ACP says an agent answers a cancelled prompt with `cancelled`; Copilot CLI 1.0.79 (what the
       // catalog's Copilot language server runs) stops but answers `end_turn`. The person pressed
@@ -191,22 +280,22 @@ export class Session {
       if (result.error && isAuthRequired(result.error)) {
         // The turn ended asking for sign-in: sign in, then the message goes again.
         if (!this.fold().authMethods) this.host.requireAuth(this, result.error.message);
-        this.blocked = () => this.startTurn(prompt);
+        this.retryAfterSignIn = () => this.startTurn(prompt);
       }
     } catch (error) {
       if (turn.abort.signal.aborted) {
         ended = { stopReason: 'cancelled' };
       } else if (isAuthRequired(error)) {
         if (!this.fold().authMethods) this.host.requireAuth(this, (error as Error).message);
-        this.blocked = () => this.startTurn(prompt);
+        this.retryAfterSignIn = () => this.startTurn(prompt);
         ended = { stopReason: 'auth_required', error: AUTH_RETRY_NOTE };
       } else {
         ended = { stopReason: 'error', error: (error as Error).message };
       }
     } finally {
       if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
-      if (this.turn === turn) {
-        this.turn = null;
+      if (this.running === turn) {
+        this.running = null;
         this.cancelPending('turn ended');
         if (!endedInLog) this.record({ kind: 'turn.ended', turnId: turn.turnId, ...ended! });
         this.nextQueued();
@@ -216,7 +305,7 @@ export class Session {
 
   /** Cancels the running turn: `session/cancel`, every pending request answered `cancelled`. */
   cancel(): void {
-    const turn = this.turn;
+    const turn = this.running;
     // The queue is what the person typed while waiting: cancel keeps it visible but stops it.
     for (const queued of this.fold().queue) this.record({ kind: 'prompt.dequeued', queueId: queued.queueId });
     this.cancelPending('cancelled');
@@ -241,23 +330,23 @@ export class Session {
   // ---------------------------------------------------------------- the person's answers
 
   /** Answers a waiting permission request; returns the option chosen (null: cancelled). */
-  answerPermission(requestId: string, optionId: string | null): { option: PermissionOption; toolCall: RawObject } | null {
+  answerPermission(requestId: string, optionId: string | null): { option: PermissionOption; toolKind: string } | null {
     const pending = this.fold().permissions.find((p) => p.requestId === requestId);
-    if (!pending || !this.permissions.has(requestId)) throw new ProtocolError('This permission request is no longer waiting.');
+    if (!pending || !this.permissions.has(requestId)) throw new UserError('This permission request is no longer waiting.');
     const option = optionId === null ? undefined : pending.options.find((o) => o.optionId === optionId);
-    if (optionId !== null && !option) throw new ProtocolError(`"${optionId}" is not one of this request's options.`);
+    if (optionId !== null && !option) throw new UserError(`"${optionId}" is not one of this request's options.`);
     this.record({ kind: 'permission.resolved', requestId, optionId });
     this.permissions.resolve(requestId, optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
-    return option ? { option, toolCall: pending.toolCall } : null;
+    return option ? { option, toolKind: this.toolKindOf(pending.toolCallId, pending.tool) } : null;
   }
 
   /** Answers a waiting elicitation; a form answer must fit the question's schema. */
   answerElicitation(requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
-    if (!this.elicitations.has(requestId)) throw new ProtocolError('This question is no longer waiting for an answer.');
+    if (!this.elicitations.has(requestId)) throw new UserError('This question is no longer waiting for an answer.');
     const pending = this.fold().elicitations.find((e) => e.requestId === requestId);
     if (action === 'accept' && pending && String(pending.request.mode ?? 'form') === 'form') {
       const problems = checkElicitationAnswer(pending.request, content ?? {});
-      if (problems.length) throw new ProtocolError(`The answer does not fit the question: ${problems.join(' ')}`);
+      if (problems.length) throw new UserError(`The answer does not fit the question: ${problems.join(' ')}`);
     }
     this.record({ kind: 'elicitation.resolved', requestId, action, content: action === 'accept' ? content : undefined });
     this.elicitations.resolve(requestId, action === 'accept' ? { action, content: content ?? {} } : { action });
@@ -272,15 +361,15 @@ export class Session {
    */
   detach(reason: DetachReason): void {
     if (reason.kind === 'closed' && this.turn) this.cancel();
-    const connection = this.connection;
-    this.connection = null;
+    const connection = this.link;
+    this.link = null;
     const why = reason.kind === 'stopped' ? reason.message : DETACH_WHY[reason.kind];
     this.cancelPending(why);
     // For a closed tab the log closes next, before the agent answers session/cancel: the turn
     // ends in the log now (as cancelled), so reopening it shows a finished conversation;
     // `runTurn` then sees another turn and records nothing more.
-    const turn = this.turn;
-    this.turn = null;
+    const turn = this.running;
+    this.running = null;
     if (turn) {
       if (turn.cancelTimer) clearTimeout(turn.cancelTimer);
       if (reason.kind === 'stopped') turn.abort.abort();
@@ -296,9 +385,7 @@ export class Session {
     for (const terminal of this.terminals.values()) terminal.kill();
     if (reason.kind === 'closed' && connection && this.acpSessionId && connection.supportsSession('close')) {
       // Best effort: the session is closed here either way; an agent that fails to close it keeps a stale one.
-      void connection
-        .request('session/close', { sessionId: this.acpSessionId }, { timeoutMs: 10_000 })
-        .catch(logged(`Closing ACP session ${this.acpSessionId} on the agent`, 'debug'));
+      void connection.closeSession(this.acpSessionId).catch(logged(`Closing ACP session ${this.acpSessionId} on the agent`, 'debug'));
     }
     if (reason.kind === 'exited') {
       const { code, signal, stderrTail, stderrLog } = reason;
@@ -307,17 +394,17 @@ export class Session {
   }
 
   /** A tool call's kind: from the request, else from the call as announced, else `other`. */
-  toolKindOf(toolCall: RawObject): string {
-    if (typeof toolCall.kind === 'string' && toolCall.kind) return toolCall.kind;
+  toolKindOf(toolCallId: string, asked: ToolCallFields): string {
+    if (asked.toolKind) return asked.toolKind;
     const state = this.fold();
-    const index = state.toolIndex[String(toolCall.toolCallId)];
+    const index = state.toolIndex[toolCallId];
     const entry = index === undefined ? undefined : state.entries[index];
     return entry?.kind === 'tool' ? entry.toolKind : 'other';
   }
 
   terminal(terminalId: string): Terminal {
     const terminal = this.terminals.get(terminalId);
-    if (!terminal) throw new ProtocolError(`Unknown terminal ${terminalId}`, AcpErrorCode.resourceNotFound);
+    if (!terminal) throw new UserError(`Unknown terminal ${terminalId}`, AcpErrorCode.resourceNotFound);
     return terminal;
   }
 }
@@ -327,15 +414,15 @@ export class Session {
  * (status, title, pending requests): they do not trigger an app-state push each.
  */
 function isStreamingEvent(event: SessionEvent): boolean {
-  if (event.kind === 'terminal.output') return true;
-  if (event.kind !== 'acp.update') return false;
-  const kind = updateKind(event.update);
-  return (
-    kind === 'agent_message_chunk' ||
-    kind === 'agent_thought_chunk' ||
-    kind === 'user_message_chunk' ||
-    kind === 'tool_call_update' ||
-    kind === 'plan' ||
-    kind === 'usage_update'
-  );
+  switch (event.kind) {
+    case 'terminal.output':
+    case 'message.chunk':
+    case 'plan.replaced':
+    case 'usage.updated':
+    case 'tool.updated':
+    case 'tool.contentAppended':
+      return true;
+    default:
+      return false;
+  }
 }

@@ -1,12 +1,14 @@
 import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { isAuthRequired, ProtocolError } from '../acp/clientSide';
+import { isAuthRequired } from '../acp/clientSide';
+import { UserError } from '../errors/errors';
 import type { AgentLink } from '../acp/agentLink';
 import type { DecodedSession } from '../acp/dialects/dialect';
 import type { AgentManager } from '../agents/agentManager';
 import type { AcpRoutes } from './acpRoutes';
 import type { Session } from './session';
 import { canReconnect as canReconnectView, capabilitiesOf } from '../../src-shared/acp/agent';
+import { isObject } from '../../src-shared/acp/read';
 
 export interface ConnectDeps {
   agents: AgentManager;
@@ -23,7 +25,7 @@ export interface ConnectDeps {
  */
 export function connectSession(session: Session, deps: ConnectDeps): Promise<AgentLink> {
   if (session.connection) return Promise.resolve(session.connection);
-  session.connecting ??= (async () => {
+  return session.connectOnce(async () => {
     try {
       return await establish(session, deps);
     } catch (error) {
@@ -35,13 +37,8 @@ export function connectSession(session: Session, deps: ConnectDeps): Promise<Age
         session.record({ kind: 'notice', level: 'error', message: (error as Error).message });
       }
       throw error;
-    } finally {
-      session.connecting = null;
-      // Prompts typed while the session was still connecting go now (after sign-in, if needed).
-      if (!session.fold().authMethods) queueMicrotask(() => session.nextQueued());
     }
-  })();
-  return session.connecting;
+  });
 }
 
 /** The `cwd`, MCP servers and extra folders every session setup request (new, load, resume, fork) carries. */
@@ -60,8 +57,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   const connection = await deps.agents.ensureRunning(session.agentId, session.fold().cwd ?? undefined);
   const previous = session.acpSessionId;
   const state = session.fold();
-  if (session.roots.length > 1 && !connection.supportsSession('additionalDirectories') && !session.toldNoAdditionalDirs) {
-    session.toldNoAdditionalDirs = true;
+  if (session.roots.length > 1 && !connection.supportsSession('additionalDirectories') && session.firstTime('no additional folders')) {
     session.record({
       kind: 'notice',
       level: 'info',
@@ -82,23 +78,18 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   } else if (previous && canLoad) {
     how = 'load';
     deps.routes.bind(session, previous);
-    session.replaying = state.entries.length > 0;
-    try {
-      result = await connection.openSession('load', { ...params, sessionId: previous }, session.id);
-    } finally {
-      session.replaying = false;
-    }
+    result = await session.whileReplaying(state.entries.length > 0, () => connection.openSession('load', { ...params, sessionId: previous }, session.id));
   } else if (previous) {
     // Neither resume nor load: the transcript stays, read-only, with "Start a new session
     // from here" rather than a new agent session that silently forgets everything.
     const reason = readonlyReason(state.agentName);
     session.record({ kind: 'session.readonly', reason });
-    throw new ProtocolError(reason);
+    throw new UserError(reason);
   } else {
     result = await connection.openSession('new', params, session.id);
     deps.routes.bind(session, result.acpSessionId!);
   }
-  session.connection = connection;
+  session.attach(connection);
   session.record({
     kind: 'session.connected',
     acpSessionId: session.acpSessionId!,
@@ -107,7 +98,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     modes: result.modes,
     models: result.models,
     capabilities: connection.agentCapabilities,
-    agentInfo: (connection.initializeResult?.agentInfo as RawObject | undefined) ?? null,
+    agentInfo: isObject(connection.initializeResult?.agentInfo) ? connection.initializeResult.agentInfo : null,
     ...(connection.protocolVersion !== null ? { protocolVersion: connection.protocolVersion } : {}),
   });
   // What the answer carried beyond the session (slash commands, in some versions).
@@ -117,7 +108,7 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
   if (session.openedFromList && how === 'resume' && session.fold().entries.length === 0) {
     session.record({ kind: 'notice', level: 'info', message: 'The agent resumed this session but does not send its earlier messages.' });
   }
-  session.openedFromList = false;
+  session.markOpenedFromList(false);
   return connection;
 }
 

@@ -6,7 +6,8 @@ import { basename, join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';
 import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
-import { type ClientSide, ProtocolError } from '../acp/clientSide';
+import { type ClientSide } from '../acp/clientSide';
+import { UserError } from '../errors/errors';
 import type { AgentLink } from '../acp/agentLink';
 import type { AgentManager } from '../agents/agentManager';
 import { logged, logWarn } from '../log/mainLog';
@@ -125,7 +126,7 @@ export class SessionManager {
 
   get(sessionId: string): Session {
     const session = this.sessions.get(sessionId);
-    if (!session) throw new ProtocolError(`No session "${sessionId}".`);
+    if (!session) throw new UserError(`No session "${sessionId}".`);
     return session;
   }
 
@@ -162,7 +163,7 @@ export class SessionManager {
     const id = `s_${randomUUID()}`;
     const session = new Session(id, spec.agentId, this.logFile(id), this.host);
     this.sessions.set(id, session);
-    session.openedFromList = Boolean(spec.acpSessionId) && !spec.transcript;
+    session.markOpenedFromList(Boolean(spec.acpSessionId) && !spec.transcript);
     const { agentId, agentName, cwd, title, acpSessionId, forkedFrom, continuedFrom } = spec;
     const additionalDirectories = spec.additionalDirectories?.length ? spec.additionalDirectories : undefined;
     session.record({
@@ -186,7 +187,7 @@ export class SessionManager {
     } else {
       for (const body of spec.then ?? []) session.record(body);
     }
-    session.acpSessionId = session.fold().acpSessionId;
+    session.bindAcpSession();
     return session;
   }
 
@@ -251,7 +252,7 @@ export class SessionManager {
     const session = this.get(sessionId);
     const chosen = session.answerPermission(requestId, optionId);
     if (chosen && REMEMBERED_KINDS.has(chosen.option.kind))
-      this.rememberPermission(session, permissionKey(session.agentId, session.toolKindOf(chosen.toolCall)), chosen.option.kind);
+      this.rememberPermission(session, permissionKey(session.agentId, chosen.toolKind), chosen.option.kind);
   }
 
   /** Keeps an "always" choice in settings (`alwaysAllow`); a settings file that cannot be written is reported. */
@@ -289,7 +290,7 @@ export class SessionManager {
   async cancelAgentWork(sessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void> {
     const session = this.get(sessionId);
     const connection = session.connection;
-    if (!connection || !session.acpSessionId) throw new ProtocolError('The agent is not connected, so there is nothing to stop.');
+    if (!connection || !session.acpSessionId) throw new UserError('The agent is not connected, so there is nothing to stop.');
     await connection.cancelAgentWork(session.acpSessionId, work);
   }
 
@@ -364,14 +365,15 @@ export class SessionManager {
     for (const session of this.sessions.values()) {
       if (session.agentId !== agentId || session.agentGone) continue;
       const name = session.fold().agentName || agentId;
-      session.agentGone = `${name} was uninstalled. Install it again to continue this session.`;
-      session.record({ kind: 'notice', level: 'warning', message: session.agentGone });
+      const reason = `${name} was uninstalled. Install it again to continue this session.`;
+      session.setAgentGone(reason);
+      session.record({ kind: 'notice', level: 'warning', message: reason });
     }
   }
 
   /** The agent was installed (again): its sessions may reconnect. */
   agentInstalled(agentId: string): void {
-    for (const session of this.sessions.values()) if (session.agentId === agentId) session.agentGone = undefined;
+    for (const session of this.sessions.values()) if (session.agentId === agentId) session.setAgentGone(undefined);
   }
 
   /**
@@ -422,7 +424,7 @@ export class SessionManager {
   ): Promise<{ acpSessionId: string; result: RawObject }> {
     const connection = await this.options.agents.ensureRunning(agentId);
     const result = await connection.forkSession({ ...setupParams(parent, connection, this.options.settings()), sessionId: parent.acpSessionId });
-    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new ProtocolError('The agent answered session/fork without a session id.');
+    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new UserError('The agent answered session/fork without a session id.');
     return { acpSessionId: result.sessionId, result };
   }
 
@@ -430,7 +432,7 @@ export class SessionManager {
   async forkSession(sessionId: string): Promise<{ acpSessionId: string; result: RawObject }> {
     const session = this.get(sessionId);
     const state = session.fold();
-    if (!session.acpSessionId) throw new ProtocolError('This session never reached its agent, so there is nothing to fork.');
+    if (!session.acpSessionId) throw new UserError('This session never reached its agent, so there is nothing to fork.');
     return this.forkAcp(session.agentId, { acpSessionId: session.acpSessionId, cwd: state.cwd, additionalDirectories: state.additionalDirectories });
   }
 

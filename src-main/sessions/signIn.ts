@@ -1,11 +1,12 @@
 import type { RawObject } from '../../src-shared/session/events';
-import { ProtocolError } from '../acp/clientSide';
 import type { AgentManager } from '../agents/agentManager';
-import { legacyTerminalAuth } from '../agents/quirks/claudeCodeAcp';
+import { UserError } from '../errors/errors';
+import { legacyTerminalAuth } from '../quirks/claudeCodeAcp';
 import { readAgentEnv, writeAgentEnv } from '../store/secretStore';
 import { Terminal } from '../terminals/terminalManager';
 import type { Session } from './session';
 import { logged } from '../log/mainLog';
+import { isObject } from '../../src-shared/acp/read';
 
 export interface SignInDeps {
   agents: AgentManager;
@@ -53,8 +54,8 @@ export class SignIn {
     // with env values (the restart below) or a terminal.
     await agents.ensureRunning(session.agentId).catch(logged(`Starting ${session.agentId} to sign in (the methods of its last start are used)`, 'debug'));
     const method = agents.authMethods(session.agentId).find((candidate) => candidate.id === methodId);
-    if (!method) throw new ProtocolError(`"${methodId}" is not one of ${agentName}'s sign-in methods.`);
-    if (env && method.type !== 'env_var') throw new ProtocolError(`The sign-in method "${method.name}" takes no values.`);
+    if (!method) throw new UserError(`"${methodId}" is not one of ${agentName}'s sign-in methods.`);
+    if (env && method.type !== 'env_var') throw new UserError(`The sign-in method "${method.name}" takes no values.`);
     try {
       switch (method.type) {
         case 'agent': {
@@ -69,7 +70,7 @@ export class SignIn {
         case 'terminal':
           return { terminalId: this.inTerminal(session, method.raw, methodId) };
         default:
-          throw new ProtocolError(
+          throw new UserError(
             `${agentName} offers "${method.name}", a sign-in method of type "${method.type}" that this app does not support yet. Use another method.`,
           );
       }
@@ -82,12 +83,10 @@ export class SignIn {
   /** `env_var`: check and keep the values, restart the agent with them, then `authenticate`. */
   private async withEnv(session: Session, raw: RawObject, methodId: string, values: Record<string, string>): Promise<void> {
     const agents = this.deps.agents;
-    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter(
-      (v): v is RawObject => typeof v === 'object' && v !== null && typeof (v as RawObject).name === 'string',
-    );
+    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter((v): v is RawObject => isObject(v) && typeof v.name === 'string');
     const names = new Set(vars.map((v) => String(v.name)));
     for (const name of Object.keys(values)) {
-      if (!names.has(name)) throw new ProtocolError(`${name} is not one of the values this sign-in method asks for.`);
+      if (!names.has(name)) throw new UserError(`${name} is not one of the values this sign-in method asks for.`);
     }
     const stored = readAgentEnv(agents.secrets, session.agentId);
     const launchEnv = agents.find(session.agentId)?.launch?.env ?? {};
@@ -99,7 +98,7 @@ export class SignIn {
       if (value !== undefined && value !== '') next[name] = value;
       else if (v.optional !== true && !next[name] && !launchEnv[name]) missing.push(typeof v.label === 'string' ? v.label : name);
     }
-    if (missing.length) throw new ProtocolError(`Fill in ${missing.join(', ')}.`);
+    if (missing.length) throw new UserError(`Fill in ${missing.join(', ')}.`);
     writeAgentEnv(agents.secrets, session.agentId, next);
     // The environment is read when the process starts: restart, then sign in on the new process.
     const affected = this.deps.stopAgentSessions(session.agentId, 'The agent was restarted to sign in.');
@@ -112,14 +111,14 @@ export class SignIn {
   private inTerminal(session: Session, raw: RawObject, methodId: string): string {
     const state = session.fold();
     const agentLaunch = this.deps.agents.launchSpec(session.agentId);
-    if (!agentLaunch) throw new ProtocolError(`${state.agentName} is not installed.`);
-    // The legacy `_meta["terminal-auth"]` form names its own command (agents/quirks/claudeCodeAcp.ts).
+    if (!agentLaunch) throw new UserError(`${state.agentName} is not installed.`);
+    // The legacy `_meta["terminal-auth"]` form names its own command (quirks/claudeCodeAcp.ts).
     const legacy = raw.type === 'terminal' ? null : legacyTerminalAuth(raw);
     const launch = legacy ? { ...agentLaunch, command: legacy.command, args: [] } : agentLaunch;
     const extraArgs = legacy ? legacy.args : Array.isArray(raw.args) ? raw.args.map(String) : [];
     const extraEnv: Record<string, string> = { ...legacy?.env };
-    if (!legacy && typeof raw.env === 'object' && raw.env !== null) {
-      for (const [name, value] of Object.entries(raw.env as RawObject)) if (typeof value === 'string') extraEnv[name] = value;
+    if (!legacy && isObject(raw.env)) {
+      for (const [name, value] of Object.entries(raw.env)) if (typeof value === 'string') extraEnv[name] = value;
     }
     // One sign-in terminal at a time per session.
     for (const [id, terminal] of session.terminals) {
@@ -157,8 +156,7 @@ export class SignIn {
     );
     for (const other of waiting) {
       if (other.fold().authMethods || other === session) other.record({ kind: 'auth.completed', methodId });
-      const retry = other.blocked;
-      other.blocked = null;
+      const retry = other.takeRetryAfterSignIn();
       if (retry) retry();
       else if (!other.connection && !other.connecting && !other.fold().readonlyReason)
         void this.deps.connect(other).catch(logged(`Connecting session ${other.id} after signing in`, 'warn'));
@@ -178,7 +176,7 @@ export class SignIn {
     const forgotValues = Object.keys(readAgentEnv(agents.secrets, agentId)).length > 0;
     if (forgotValues) writeAgentEnv(agents.secrets, agentId, {});
     if (!loggedOut && !forgotValues) {
-      throw new ProtocolError(
+      throw new UserError(
         `${agents.find(agentId)?.name ?? 'This agent'} does not support signing out (no auth.logout capability), and no sign-in values are stored for it.`,
       );
     }

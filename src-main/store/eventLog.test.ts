@@ -7,6 +7,7 @@ import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { describeProtocols, makeCore } from '../testing/coreHarness';
 import { damageNotice, EventLog, readEventLog } from './eventLog';
+import { decodeV1Update } from '../../src-shared/acp/v1Update';
 
 function tempLog(): string {
   return join(mkdtempSync(join(tmpdir(), 'acp-log-')), 'sessions', 's_test.jsonl');
@@ -18,7 +19,7 @@ function event(body: SessionEventBody, sessionId = 's_test'): SessionEvent {
 }
 
 function chunk(text: string): SessionEvent {
-  return event({ kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+  return event(decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }));
 }
 
 describe('EventLog', () => {

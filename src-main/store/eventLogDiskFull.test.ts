@@ -17,8 +17,9 @@ const chunk = (text: string): SessionEvent =>
     sessionId: 's_disk',
     seq: ++seq,
     ts: 1,
-    kind: 'acp.update',
-    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+    kind: 'message.chunk',
+    role: 'agent',
+    content: { type: 'text', text },
   }) as SessionEvent;
 
 function enospc(): Error {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { planSpawn, type SpawnPlan } from '../agents/spawnCommand';
+import { planSpawn, type SpawnPlan } from '../process/spawnCommand';
 
 /**
  * How to start a `terminal/create` command. Agents such as Claude Code's adapter send the whole

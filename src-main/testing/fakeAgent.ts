@@ -1,7 +1,7 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { PassThrough, Readable, Writable } from 'node:stream';
-import { type AgentHost, type ExitInfo, LineRing, type StartAgent, STDERR_LINES } from '../agents/agentProcess';
-import { startAgentFor } from './inProcessAgent';
+import { Readable, Writable } from 'node:stream';
+import type { AgentHost, StartAgent } from '../process/agentProcess';
+import { InMemoryAgent, startAgentFor } from './inProcessAgent';
 
 type RawObject = Record<string, unknown>;
 
@@ -33,13 +33,14 @@ export interface FakeAgentScript {
 
 /**
  * An in-process ACP agent for unit tests, built on the SDK's agent app and connected to the
- * app's real `AgentConnection` over in-memory pipes. It records every request it receives
+ * app's real `AgentConnection` over the same in-memory agent host the scripted fixture runs on
+ * (`InMemoryAgent`, inProcessAgent.ts). It records every request it receives
  * (`calls`), so a test can check what the app sent, and lets a test write raw lines to the
  * app (`raw`), so it can misbehave on purpose.
  */
 export class FakeAgent {
   readonly calls: { method: string; params: RawObject }[] = [];
-  private hosts: FakeHost[] = [];
+  private hosts: InMemoryAgent[] = [];
   private counter = 0;
 
   constructor(
@@ -60,7 +61,7 @@ export class FakeAgent {
   }
 
   start(): AgentHost {
-    const host = new FakeHost();
+    const host = new InMemoryAgent();
     this.hosts.push(host);
     const record = (method: string, params: unknown) => this.calls.push({ method, params: (params ?? {}) as RawObject });
     const newId = () => this.script.newSessionId?.() ?? `fake_${++this.counter}`;
@@ -96,7 +97,7 @@ export class FakeAgent {
       return (await onPrompt(context)) ?? { stopReason: 'end_turn' };
     });
     app.connect(
-      acp.ndJsonStream(Writable.toWeb(host.agentOut) as WritableStream<Uint8Array>, Readable.toWeb(host.agentIn) as unknown as ReadableStream<Uint8Array>),
+      acp.ndJsonStream(Writable.toWeb(host.agentOut) as WritableStream<Uint8Array>, Readable.toWeb(host.toAgent) as unknown as ReadableStream<Uint8Array>),
     );
     return host;
   }
@@ -116,63 +117,4 @@ export function fakeAgents(...agents: FakeAgent[]): StartAgent {
 interface LooseAgentApp {
   onRequest(method: string, handler: (context: { params: RawObject; client: FakeClient }) => Promise<unknown>): LooseAgentApp;
   connect(stream: acp.Stream): unknown;
-}
-
-let nextPid = 2_000_000;
-
-class FakeHost implements AgentHost {
-  readonly stderr = new LineRing(STDERR_LINES);
-  readonly exited: Promise<ExitInfo>;
-  readonly pid = nextPid++;
-  /** Client → agent, and agent → client. */
-  readonly agentIn = new PassThrough();
-  private toClient = new PassThrough();
-  readonly agentOut: Writable;
-  private exitInfo: ExitInfo | null = null;
-  private resolveExit!: (info: ExitInfo) => void;
-
-  constructor() {
-    this.exited = new Promise((resolve) => (this.resolveExit = resolve));
-    const toClient = this.toClient;
-    const isDead = () => this.hasExited;
-    this.agentOut = new Writable({
-      write(chunk, _encoding, callback) {
-        if (!isDead()) toClient.write(chunk);
-        callback();
-      },
-    });
-  }
-
-  get hasExited(): boolean {
-    return this.exitInfo !== null;
-  }
-
-  writeLine(message: RawObject): void {
-    if (!this.hasExited) this.toClient.write(`${JSON.stringify(message)}\n`);
-  }
-
-  webStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> } {
-    const agentIn = this.agentIn;
-    const isDead = () => this.hasExited;
-    const writable = new Writable({
-      write(chunk, _encoding, callback) {
-        if (!isDead()) agentIn.write(chunk);
-        callback();
-      },
-    });
-    return {
-      input: Readable.toWeb(this.toClient) as unknown as ReadableStream<Uint8Array>,
-      output: Writable.toWeb(writable) as WritableStream<Uint8Array>,
-    };
-  }
-
-  async stop(): Promise<ExitInfo> {
-    if (!this.exitInfo) {
-      this.exitInfo = { code: null, signal: 'SIGTERM' };
-      this.toClient.end();
-      this.agentIn.end();
-      this.resolveExit(this.exitInfo);
-    }
-    return this.exited;
-  }
 }

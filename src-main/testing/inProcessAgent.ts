@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PassThrough, Readable, Writable } from 'node:stream';
-import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../agents/agentProcess';
+import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../process/agentProcess';
 
 /**
  * Runs a script agent (the scripted fixture agent, `e2e/fixtures/fixture-agent.mjs`) inside this
@@ -39,39 +39,42 @@ let nextPid = 1_000_000;
 type ScriptFunction = (process: unknown, modules: Record<string, unknown>) => Promise<void>;
 const compiled = new Map<string, Promise<{ run: ScriptFunction; specifiers: string[] }>>();
 
-class InProcessAgent implements AgentHost {
+/**
+ * An agent in this process, as the app sees a process: its stdio as in-memory pipes, a pid,
+ * stderr lines and an exit. The scripted fixture (`InProcessAgent`) and the SDK-built fakes
+ * (`fakeAgent.ts`) both run on it.
+ */
+export class InMemoryAgent implements AgentHost {
   readonly stderr = new LineRing(STDERR_LINES);
   readonly exited: Promise<ExitInfo>;
   readonly pid = nextPid++;
   private exitInfo: ExitInfo | null = null;
   private resolveExit!: (info: ExitInfo) => void;
-  /** Client → agent (the script's stdin) and agent → client (its stdout). */
-  private toAgent = new PassThrough();
+  /** Client → agent (the agent's stdin) and agent → client (its stdout). */
+  readonly toAgent = new PassThrough();
   private toClient = new PassThrough();
+  /** The agent's stdout: what it writes reaches the app until it exits. */
+  readonly agentOut: Writable;
 
-  constructor(
-    private readonly spec: LaunchSpec,
-    private readonly onStderr?: (text: string) => void,
-  ) {
+  constructor() {
     this.exited = new Promise((resolve) => (this.resolveExit = resolve));
-    const script = resolve(spec.cwd ?? '.', spec.args[0]);
-    void load(script)
-      .then(async ({ run, specifiers }) => {
-        const modules: Record<string, unknown> = {};
-        // Relative imports are the script's own modules, next to it.
-        for (const specifier of specifiers)
-          modules[specifier] = await import(specifier.startsWith('.') ? pathToFileURL(resolve(dirname(script), specifier)).href : specifier);
-        await run(this.fakeProcess(script), modules);
-      })
-      .catch((error: unknown) => {
-        if (error instanceof AgentExit) return;
-        this.writeStderr(`${(error as Error)?.stack ?? String(error)}\n`);
-        this.end({ code: 1, signal: null });
-      });
+    const toClient = this.toClient;
+    const isDead = () => this.hasExited;
+    this.agentOut = new Writable({
+      write(chunk, _encoding, callback) {
+        if (!isDead()) toClient.write(chunk);
+        callback();
+      },
+    });
   }
 
   get hasExited(): boolean {
     return this.exitInfo !== null;
+  }
+
+  /** Writes one JSON-RPC message to the app, exactly as given. */
+  writeLine(message: unknown): void {
+    if (!this.hasExited) this.toClient.write(`${JSON.stringify(message)}\n`);
   }
 
   webStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> } {
@@ -94,12 +97,35 @@ class InProcessAgent implements AgentHost {
     return this.exited;
   }
 
-  private end(info: ExitInfo): void {
+  protected end(info: ExitInfo): void {
     if (this.exitInfo) return;
     this.exitInfo = info;
     this.toClient.end();
     this.toAgent.end();
     this.resolveExit(info);
+  }
+}
+
+class InProcessAgent extends InMemoryAgent {
+  constructor(
+    private readonly spec: LaunchSpec,
+    private readonly onStderr?: (text: string) => void,
+  ) {
+    super();
+    const script = resolve(spec.cwd ?? '.', spec.args[0]);
+    void load(script)
+      .then(async ({ run, specifiers }) => {
+        const modules: Record<string, unknown> = {};
+        // Relative imports are the script's own modules, next to it.
+        for (const specifier of specifiers)
+          modules[specifier] = await import(specifier.startsWith('.') ? pathToFileURL(resolve(dirname(script), specifier)).href : specifier);
+        await run(this.fakeProcess(script), modules);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof AgentExit) return;
+        this.writeStderr(`${(error as Error)?.stack ?? String(error)}\n`);
+        this.end({ code: 1, signal: null });
+      });
   }
 
   private writeStderr(text: string): void {
@@ -108,20 +134,12 @@ class InProcessAgent implements AgentHost {
   }
 
   private fakeProcess(script: string): unknown {
-    const toClient = this.toClient;
-    const isDead = () => this.hasExited;
-    const stdout = new Writable({
-      write(chunk, _encoding, callback) {
-        if (!isDead()) toClient.write(chunk);
-        callback();
-      },
-    });
     const own: Record<string | symbol, unknown> = {
       argv: [process.execPath, script, ...this.spec.args.slice(1)],
       env: { ...process.env, ...this.spec.env },
       pid: this.pid,
       stdin: this.toAgent,
-      stdout,
+      stdout: this.agentOut,
       stderr: { write: (text: string | Uint8Array) => (this.writeStderr(String(text)), true) },
       exit: (code?: number) => {
         this.end({ code: code ?? 0, signal: null });

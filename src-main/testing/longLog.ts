@@ -1,5 +1,6 @@
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { EventLog } from '../store/eventLog';
+import { decodeV1Update } from '../../src-shared/acp/v1Update';
 
 const words = 'the parser reads each line and folds the event into state while the stream is still arriving so nothing waits'.split(' ');
 
@@ -14,30 +15,23 @@ export function turnEvents(turn: number, label = ''): SessionEventBody[] {
   const path = `/work/bench/src/file${turn % 50}.ts`;
   return [
     { kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}${label}: ${sentence(turn, 16)}` }] },
-    ...Array.from({ length: 6 }, (_, c): SessionEventBody => ({
-      kind: 'acp.update',
-      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } },
-    })),
-    {
-      kind: 'acp.update',
-      update: {
-        sessionUpdate: 'tool_call',
-        toolCallId: `c${turn}`,
-        title: `Edit file${turn % 50}.ts`,
-        kind: 'edit',
-        status: 'in_progress',
-        locations: [{ path }],
-      },
-    },
-    {
-      kind: 'acp.update',
-      update: {
-        sessionUpdate: 'tool_call_update',
-        toolCallId: `c${turn}`,
-        status: 'completed',
-        content: [{ type: 'diff', path, oldText: `const a = ${turn};\n${sentence(turn, 10)}\n`, newText: `const a = ${turn + 1};\n${sentence(turn, 10)}\n` }],
-      },
-    },
+    ...Array.from({ length: 6 }, (_, c): SessionEventBody =>
+      decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: sentence(turn + c, 12) } }),
+    ),
+    decodeV1Update({
+      sessionUpdate: 'tool_call',
+      toolCallId: `c${turn}`,
+      title: `Edit file${turn % 50}.ts`,
+      kind: 'edit',
+      status: 'in_progress',
+      locations: [{ path }],
+    }),
+    decodeV1Update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: `c${turn}`,
+      status: 'completed',
+      content: [{ type: 'diff', path, oldText: `const a = ${turn};\n${sentence(turn, 10)}\n`, newText: `const a = ${turn + 1};\n${sentence(turn, 10)}\n` }],
+    }),
     { kind: 'turn.ended', turnId: `t${turn}`, stopReason: 'end_turn' },
   ];
 }

@@ -7,8 +7,9 @@ import { createFrameQueue } from './frameQueue';
 import { createSessionSync } from './sessionSync';
 
 const chunk = (sessionId: string, seq: number): SessionEvent => ({
-  kind: 'acp.update',
-  update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${seq} ` } },
+  kind: 'message.chunk',
+  role: 'agent',
+  content: { type: 'text', text: `${seq} ` },
   sessionId,
   seq,
   ts: seq,
@@ -81,8 +82,9 @@ describe('batches that arrive while the page is busy are applied together on the
       (flush, pace) => scheduled.push({ flush, pace }),
     );
     const text = (seq: number, size: number): SessionEvent => ({
-      kind: 'acp.update',
-      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'x'.repeat(size) } },
+      kind: 'message.chunk',
+      role: 'agent',
+      content: { type: 'text', text: 'x'.repeat(size) },
       sessionId: 'a',
       seq,
       ts: seq,

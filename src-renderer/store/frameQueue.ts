@@ -33,8 +33,8 @@ export function createFrameQueue(
       if (run) for (const event of events) run.push(event);
       else waiting.set(sessionId, [...events]);
       for (const event of events) {
-        if (event.kind === 'acp.update') streamedChars += streamedText(event.update);
-        else urgent = true;
+        if (event.kind === 'message.chunk') streamedChars += typeof event.content.text === 'string' ? event.content.text.length : 0;
+        else if (!STREAMED.has(event.kind)) urgent = true;
       }
       if (!scheduled) {
         scheduled = true;
@@ -44,11 +44,16 @@ export function createFrameQueue(
   };
 }
 
-/** Characters of text a streamed update carries (a message or thought chunk; 0 for anything else). */
-function streamedText(update: Record<string, unknown>): number {
-  const content = update.content as { text?: unknown } | undefined;
-  return typeof content?.text === 'string' ? content.text.length : 0;
-}
+/** What an agent streams as it works: applied at the stream's pace; anything else within a frame. */
+const STREAMED = new Set<SessionEvent['kind']>([
+  'tool.updated',
+  'tool.contentAppended',
+  'plan.replaced',
+  'commands.updated',
+  'session.info',
+  'usage.updated',
+  'update.unknown',
+]);
 
 /**
  * While batches keep coming (a stream), applied at most every 50 ms (20 times a second, the

@@ -9,8 +9,9 @@ import { createSessionSync } from './sessionSync';
 const log: SessionEvent[] = [
   { kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w', sessionId: 's', seq: 1, ts: 1 },
   ...Array.from({ length: 11 }, (_, i): SessionEvent => ({
-    kind: 'acp.update',
-    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${i + 2} ` } },
+    kind: 'message.chunk',
+    role: 'agent',
+    content: { type: 'text', text: `${i + 2} ` },
     sessionId: 's',
     seq: i + 2,
     ts: i + 2,

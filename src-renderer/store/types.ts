@@ -2,7 +2,6 @@ import type { AppState } from '../../src-shared/ipc/appState';
 import type { Catalog, InstallProgress } from '../../src-shared/ipc/registryContract';
 import type { ContentBlock } from '../../src-shared/session/events';
 import type { SessionState } from '../../src-shared/session/state';
-import type { CatalogFilter } from '../features/registry/format';
 
 /** The renderer's one store: one slice per concern (zustand's slices pattern). */
 export type Store = AppSlice & UiSlice & RegistrySlice;
@@ -27,6 +26,15 @@ export interface Attachment {
   block: ContentBlock;
 }
 
+/** The registry catalog's filter (what the catalog view shows). */
+export type CatalogShow = 'all' | 'installed' | 'updates' | 'available';
+
+export interface CatalogFilter {
+  query: string;
+  show: CatalogShow;
+  distribution: 'any' | 'binary' | 'npx' | 'uvx';
+}
+
 export type PanelTab = 'plan' | 'terminals' | 'review' | 'file';
 
 /** What the side panel of one session shows. */
@@ -41,6 +49,8 @@ export interface SessionUi {
   scroll: { top: number; following: boolean } | null;
   /** The review tab's selected file. */
   reviewPath: string | null;
+  /** The plan tab's plan: the id of the plan entry whose "Show plan" was pressed (null: the latest plan). */
+  planEntryId: string | null;
 }
 
 export type Theme = 'system' | 'light' | 'dark';

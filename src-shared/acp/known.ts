@@ -49,7 +49,7 @@ export const KNOWN_CONFIG_CATEGORIES = ['mode', 'model', 'model_config', 'though
 
 /** `PlanEntry.priority` and `PlanEntry.status`. */
 export const KNOWN_PLAN_PRIORITIES = ['high', 'medium', 'low'] as const;
-export const KNOWN_PLAN_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+export const KNOWN_PLAN_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
 
 /** `PromptResponse.stopReason`. */
 export const KNOWN_STOP_REASONS = ['end_turn', 'max_tokens', 'max_turn_requests', 'refusal', 'cancelled'] as const;

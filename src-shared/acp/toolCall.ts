@@ -1,14 +1,5 @@
 import { KNOWN_TOOL_KINDS, KNOWN_TOOL_STATUSES, KNOWN_V2_TOOL_STATUSES, APP_TOOL_STATUSES, isKnown } from './known';
-import { isObject, memoView, str, type Raw } from './read';
-
-/** The tool call a permission request is about (`RequestPermissionRequest.toolCall`): the fields shown. */
-export type ToolCallRefView = { toolCallId: string | null; title: string | null; kind: string | null; raw: Raw };
-export const toolCallRefView = memoView((raw): ToolCallRefView => ({
-  toolCallId: str(raw.toolCallId) ?? null,
-  title: str(raw.title) ?? null,
-  kind: str(raw.kind) ?? null,
-  raw,
-}));
+import { isObject } from './read';
 
 export const isKnownToolKind = (kind: string) => isKnown(KNOWN_TOOL_KINDS, kind);
 export const isKnownToolStatus = (status: string) =>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canReconnect, capabilitiesOf, initializeView } from './agent';
 import { acpErrorView } from './error';
-import { updateKind } from './update';
+import { decodeV1Update } from './v1Update';
 import { usageView } from './usage';
 
 describe('typed views keep the raw value beside what they read', () => {
@@ -44,7 +44,11 @@ describe('typed views keep the raw value beside what they read', () => {
   });
 
   it('update kinds: a future or extension kind is read as it came', () => {
-    expect(updateKind({ sessionUpdate: 'x_future_kind' })).toBe('x_future_kind');
-    expect(updateKind({ sessionUpdate: 3 })).toBeNull();
+    expect(decodeV1Update({ sessionUpdate: 'x_future_kind', a: 1 })).toEqual({
+      kind: 'update.unknown',
+      label: 'update x_future_kind',
+      raw: { sessionUpdate: 'x_future_kind', a: 1 },
+    });
+    expect(decodeV1Update({ sessionUpdate: 3 })).toMatchObject({ kind: 'update.unknown', label: 'update (no kind)' });
   });
 });

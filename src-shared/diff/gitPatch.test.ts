@@ -50,14 +50,15 @@ describe('parseGitPatch', () => {
       ['logo.png', 'logo.png'],
     ]);
     expect(files[0]).toMatchObject({
-      oldText: `one\ntwo\nthree\n${GAP_MARK}\nten\neleven`,
+      // Each line ends with a newline unless the patch says it does not (`\ No newline at end of file`).
+      oldText: `one\ntwo\nthree\n${GAP_MARK}\nten\neleven\n`,
       newText: `one\nTWO\nthree\n${GAP_MARK}\nten\nELEVEN`,
       added: 2,
       removed: 2,
       hunks: 2,
     });
-    expect(files[1]).toMatchObject({ oldText: null, newText: 'hello\nworld', added: 2 });
-    expect(files[2]).toMatchObject({ oldText: 'gone', newText: null, removed: 1 });
+    expect(files[1]).toMatchObject({ oldText: null, newText: 'hello\nworld\n', added: 2 });
+    expect(files[2]).toMatchObject({ oldText: 'gone\n', newText: null, removed: 1 });
     expect(files[3]).toMatchObject({ hunks: 0, added: 0 });
     expect(files[4]).toMatchObject({ binary: true, hunks: 0 });
     expect(files[0].text.split('\n')[0]).toBe('diff --git a/w/a.txt b/w/a.txt');
@@ -72,6 +73,11 @@ describe('parseGitPatch', () => {
 
   it('takes a plain unified diff without git headers, and absolute paths as the RFD writes them', () => {
     const [file] = parseGitPatch('--- /home/u/p/x.json\n+++ /home/u/p/x.json\n@@ -1,3 +1,3 @@\n {\n- "debug": false\n+ "debug": true\n }\n');
-    expect(file).toMatchObject({ oldPath: '/home/u/p/x.json', newPath: '/home/u/p/x.json', oldText: '{\n "debug": false\n}', newText: '{\n "debug": true\n}' });
+    expect(file).toMatchObject({
+      oldPath: '/home/u/p/x.json',
+      newPath: '/home/u/p/x.json',
+      oldText: '{\n "debug": false\n}\n',
+      newText: '{\n "debug": true\n}\n',
+    });
   });
 });

@@ -56,6 +56,10 @@ function parseSection(lines: string[]): FilePatch {
   let removed = 0;
   let hunks = 0;
   let inHunk = false;
+  // Every line of a patch ends with a newline unless `\ No newline at end of file` follows it.
+  let last: '+' | '-' | ' ' | null = null;
+  let oldEndsWithNewline = true;
+  let newEndsWithNewline = true;
   for (const line of lines) {
     if (!inHunk || line.startsWith('@@') || line.startsWith('diff --git ')) {
       if (line.startsWith('new file mode')) isNew = true;
@@ -80,14 +84,20 @@ function parseSection(lines: string[]): FilePatch {
     if (line.startsWith('+')) {
       newSide.push(line.slice(1));
       added++;
+      last = '+';
     } else if (line.startsWith('-')) {
       oldSide.push(line.slice(1));
       removed++;
+      last = '-';
     } else if (line.startsWith(' ') || line === '') {
       oldSide.push(line.slice(1));
       newSide.push(line.slice(1));
+      last = ' ';
+    } else if (line.startsWith('\\')) {
+      // `\ No newline at end of file`: about the line before it, not content.
+      if (last === '-' || last === ' ') oldEndsWithNewline = false;
+      if (last === '+' || last === ' ') newEndsWithNewline = false;
     }
-    // `\ No newline at end of file` and anything else: not content.
   }
   // A trailing empty line is the patch's own last newline, not a context line.
   while (oldSide.length && oldSide[oldSide.length - 1] === '' && newSide[newSide.length - 1] === '') {
@@ -100,13 +110,19 @@ function parseSection(lines: string[]): FilePatch {
     oldPath: oldPath ?? null,
     newPath: newPath ?? null,
     text: lines.join('\n').replace(/\n+$/, ''),
-    oldText: isNew || oldPath === null ? null : oldSide.join('\n'),
-    newText: isDeleted || newPath === null ? null : newSide.join('\n'),
+    oldText: isNew || oldPath === null ? null : sideText(oldSide, oldEndsWithNewline),
+    newText: isDeleted || newPath === null ? null : sideText(newSide, newEndsWithNewline),
     added,
     removed,
     hunks,
     binary,
   };
+}
+
+/** One side's lines as text, with the final newline the file has (a side ending in a gap shows none). */
+function sideText(side: string[], endsWithNewline: boolean): string {
+  if (!side.length) return '';
+  return side.join('\n') + (endsWithNewline && side[side.length - 1] !== GAP_MARK ? '\n' : '');
 }
 
 /** The patch section for a change's path: patches name paths relative (`a/src/x`) or absolute. */

@@ -5,6 +5,7 @@ import { lineDiff } from './lineDiff';
 import { exportFileName, sessionToMarkdown } from './markdown';
 import { mergeHistory } from './merge';
 import type { HistoryItem } from '../ipc/historyContract';
+import { decodeV1Update } from '../acp/v1Update';
 
 function fold(bodies: SessionEventBody[]) {
   return reduceSession(
@@ -18,7 +19,7 @@ describe('sessionToMarkdown', () => {
     const state = fold([
       { kind: 'session.created', agentId: 'fx', agentName: 'Fixture', cwd: '/work/app' },
       { kind: 'session.connected', acpSessionId: 'acp_1', how: 'new' },
-      { kind: 'acp.update', update: { sessionUpdate: 'session_info_update', title: 'Fix the build' } },
+      decodeV1Update({ sessionUpdate: 'session_info_update', title: 'Fix the build' }),
       {
         kind: 'turn.started',
         turnId: 't1',
@@ -27,35 +28,29 @@ describe('sessionToMarkdown', () => {
           { type: 'resource_link', uri: 'file:///work/app/a.ts', name: 'a.ts' },
         ],
       },
-      { kind: 'acp.update', update: { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Look at a.ts' } } },
-      {
-        kind: 'acp.update',
-        update: {
-          sessionUpdate: 'plan',
-          entries: [
-            { content: 'Read', priority: 'high', status: 'completed' },
-            { content: 'Edit', priority: 'low', status: 'in_progress' },
-          ],
-        },
-      },
-      {
-        kind: 'acp.update',
-        update: {
-          sessionUpdate: 'tool_call',
-          toolCallId: 'c1',
-          title: 'Edit a.ts',
-          kind: 'edit',
-          status: 'pending',
-          locations: [{ path: '/work/app/a.ts', line: 2 }],
-          content: [{ type: 'diff', path: '/work/app/a.ts', oldText: 'const a = 1;\nconst b = 2;\n', newText: 'const a = 1;\nconst b = 3;\n' }],
-        },
-      },
-      { kind: 'acp.update', update: { sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' } },
-      { kind: 'acp.update', update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done:\n\n```ts\nconst b = 3;\n```' } } },
+      decodeV1Update({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Look at a.ts' } }),
+      decodeV1Update({
+        sessionUpdate: 'plan',
+        entries: [
+          { content: 'Read', priority: 'high', status: 'completed' },
+          { content: 'Edit', priority: 'low', status: 'in_progress' },
+        ],
+      }),
+      decodeV1Update({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'c1',
+        title: 'Edit a.ts',
+        kind: 'edit',
+        status: 'pending',
+        locations: [{ path: '/work/app/a.ts', line: 2 }],
+        content: [{ type: 'diff', path: '/work/app/a.ts', oldText: 'const a = 1;\nconst b = 2;\n', newText: 'const a = 1;\nconst b = 3;\n' }],
+      }),
+      decodeV1Update({ sessionUpdate: 'tool_call_update', toolCallId: 'c1', status: 'completed' }),
+      decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Done:\n\n```ts\nconst b = 3;\n```' } }),
       { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' },
       { kind: 'turn.started', turnId: 't2', prompt: [{ type: 'text', text: 'again' }] },
       { kind: 'turn.ended', turnId: 't2', stopReason: 'error', error: 'The agent exited during this turn.' },
-      { kind: 'acp.update', update: { sessionUpdate: 'x_future', data: 1 } },
+      decodeV1Update({ sessionUpdate: 'x_future', data: 1 }),
     ]);
     const md = sessionToMarkdown(state, { exportedAt: '2026-01-02T00:00:00.000Z' });
     expect(md).toContain('# Fix the build');
@@ -80,11 +75,11 @@ describe('sessionToMarkdown', () => {
     const state = fold([
       { kind: 'session.created', agentId: 'fx', agentName: 'F', cwd: '/w' },
       {
-        kind: 'tool.patched',
+        kind: 'tool.updated',
         toolCallId: 'c',
-        patch: {
+        fields: {
           title: 'Edit',
-          kind: 'edit',
+          toolKind: 'edit',
           status: 'completed',
           content: [
             {
@@ -107,10 +102,7 @@ describe('sessionToMarkdown', () => {
   it('fences code that itself contains fences', () => {
     const state = fold([
       { kind: 'session.created', agentId: 'fx', agentName: 'F', cwd: '/w' },
-      {
-        kind: 'acp.update',
-        update: { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'T', kind: 'other', status: 'completed', rawOutput: { text: '```` four' } },
-      },
+      decodeV1Update({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'T', kind: 'other', status: 'completed', rawOutput: { text: '```` four' } }),
     ]);
     expect(sessionToMarkdown(state)).toContain('`````json\n');
   });

@@ -1,6 +1,7 @@
 import type { RawObject } from '../session/events';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../session/state';
 import { blockText, contentBlockView, locationView, toolContentView } from '../acp/content';
+import { isObject } from '../acp/read';
 import { lineDiff } from './lineDiff';
 import type { StopReasonLabels } from '../acp/known';
 
@@ -45,7 +46,7 @@ function changesBlock(changes: RawObject[], raw: RawObject): string {
     const from = typeof change.oldPath === 'string' ? ` (from \`${change.oldPath}\`)` : '';
     return `- ${String(change.operation ?? 'change')} \`${String(change.path ?? '')}\`${from}`;
   });
-  const patch = typeof raw.patch === 'object' && raw.patch !== null ? (raw.patch as RawObject).text : undefined;
+  const patch = isObject(raw.patch) ? raw.patch.text : undefined;
   return [list.join('\n'), typeof patch === 'string' && patch ? fence(patch, 'diff') : ''].filter(Boolean).join('\n\n');
 }
 

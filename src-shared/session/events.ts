@@ -1,16 +1,18 @@
-import type { NeutralEventBody } from './neutralEvents';
+import type { AgentEventBody, ToolCallFields } from './agentEvents';
 import type { ContentBlock, RawObject } from './raw';
 
 /**
  * The events of one chat session. A session's state is `fold(reduceSession, events)`;
  * the same events are appended to its log on disk and streamed to the renderer.
  *
- * ACP `session/update` payloads travel as they came off the wire (`acp.update`), unknown
- * kinds included (see acp-docs `protocol-v1-extensibility.md`); everything else is the app's own.
+ * Every event is the app's own: what agents send is decoded into `AgentEventBody`
+ * (agentEvents.ts) by the dialect of the protocol version in use; logs written before that are
+ * converted when read (`legacyEvents.ts`). To add an event kind, see docs/ARCHITECTURE.md.
  */
 
-// The raw payload types live in raw.ts, which neutralEvents.ts imports too (no import cycle).
+// The raw payload types live in raw.ts, which agentEvents.ts imports too (no import cycle).
 export type { ContentBlock, Json, RawObject } from './raw';
+export type { AgentEventBody, MessageRole, PlanItem, ToolCallFields, ToolContent, ToolLocation } from './agentEvents';
 
 export interface PermissionOption {
   optionId: string;
@@ -69,8 +71,6 @@ export type SessionEventBody =
       /** The ACP protocol version negotiated for the connection (absent in older logs: 1). */
       protocolVersion?: number;
     }
-  /** A raw ACP `session/update` payload (the `update` object), unknown kinds included. */
-  | { kind: 'acp.update'; update: RawObject }
   /** The person sent a prompt (optimistic: the agent's echo of it is ignored). */
   | { kind: 'turn.started'; turnId: string; prompt: ContentBlock[] }
   | { kind: 'turn.ended'; turnId: string; stopReason: string; error?: string; usage?: RawObject | null }
@@ -80,12 +80,18 @@ export type SessionEventBody =
   | {
       kind: 'permission.requested';
       requestId: string;
-      toolCall: RawObject;
+      /** The tool call asked about (`permission-<requestId>` when the request names none). */
+      toolCallId: string;
+      /** What the request says of that tool call (never the request's own title). */
+      tool: ToolCallFields;
       options: PermissionOption[];
       /** The prompt's title, explanation and subject, when the agent sends them (ACP v2). */
       title?: string;
       description?: string | null;
+      /** What is being approved (`{ type: "tool_call" | "command" | a future type, … }`), as sent. */
       subject?: RawObject | null;
+      /** The request is about no tool call the agent reports (a bare command, an unknown subject): its card is the request. */
+      standalone?: boolean;
     }
   | {
       kind: 'permission.resolved';
@@ -116,8 +122,6 @@ export type SessionEventBody =
   | { kind: 'terminal.released'; terminalId: string }
   /** The client wrote a file for the agent (`fs/write_text_file`); the diff the UI shows. */
   | { kind: 'file.written'; path: string; oldText: string | null; newText: string }
-  | { kind: 'config.options'; configOptions: unknown[] }
-  | { kind: 'mode.changed'; modeId: string }
   /** A title set by the app; `byPerson` (a rename) keeps later agent titles from replacing it. */
   | { kind: 'title.changed'; title: string; byPerson?: boolean }
   /**
@@ -138,8 +142,8 @@ export type SessionEventBody =
   | { kind: 'notice'; level: 'info' | 'warning' | 'error'; message: string }
   /** Marks that the session is shown read-only until the person starts a new one from it. */
   | { kind: 'session.readonly'; reason: string }
-  /** What ACP v1 cannot express (message upserts, tool patches, agent terminals, session state…). */
-  | NeutralEventBody
+  /** What the agent reported, decoded by the dialect (agentEvents.ts). */
+  | AgentEventBody
   /** An event kind this version does not know (read from a newer log): kept and shown raw. */
   | { kind: `_${string}`; [key: string]: unknown };
 

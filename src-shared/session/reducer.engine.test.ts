@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from './events';
 import { reduceSession } from './reducer';
 import type { ToolCallEntry } from './state';
+import { decodeV1Update } from '../acp/v1Update';
 
 /** Folds bodies into a state, numbering them like main does. */
 function fold(bodies: SessionEventBody[]) {
@@ -19,9 +20,9 @@ describe('reducer: what the engine relies on', () => {
   it('tool calls left pending after a rejected permission are settled when the turn ends', () => {
     const state = fold([
       ...start,
-      { kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'pending' } },
-      { kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'Run', kind: 'execute', status: 'in_progress' } },
-      { kind: 'permission.requested', requestId: 'r1', toolCall: { toolCallId: 'c1' }, options: [{ optionId: 'no', name: 'No', kind: 'reject_once' }] },
+      decodeV1Update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'Edit', kind: 'edit', status: 'pending' }),
+      decodeV1Update({ sessionUpdate: 'tool_call', toolCallId: 'c2', title: 'Run', kind: 'execute', status: 'in_progress' }),
+      { kind: 'permission.requested', requestId: 'r1', toolCallId: 'c1', tool: {}, options: [{ optionId: 'no', name: 'No', kind: 'reject_once' }] },
       { kind: 'permission.resolved', requestId: 'r1', optionId: 'no' },
       { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn' },
     ]);
@@ -31,7 +32,7 @@ describe('reducer: what the engine relies on', () => {
   });
 
   it('a cancelled turn cancels open tool calls; an agent exit fails them', () => {
-    const open = { kind: 'acp.update', update: { sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'T', status: 'pending' } } as SessionEventBody;
+    const open = decodeV1Update({ sessionUpdate: 'tool_call', toolCallId: 'c1', title: 'T', status: 'pending' }) as SessionEventBody;
     expect(tool(fold([...start, open, { kind: 'turn.ended', turnId: 't1', stopReason: 'cancelled' }]), 'c1').status).toBe('canceled');
     expect(tool(fold([...start, open, { kind: 'agent.exited', code: 1, signal: null, stderrTail: ['boom'] }]), 'c1').status).toBe('failed');
   });
@@ -42,7 +43,8 @@ describe('reducer: what the engine relies on', () => {
       {
         kind: 'permission.requested',
         requestId: 'r1',
-        toolCall: { toolCallId: 'g1', title: 'Ghost', kind: 'execute' },
+        toolCallId: 'g1',
+        tool: { title: 'Ghost', toolKind: 'execute' },
         options: [{ optionId: 'y', name: 'Always', kind: 'allow_always' }],
       },
       { kind: 'permission.resolved', requestId: 'r1', optionId: 'y', reason: 'remembered' },
@@ -62,8 +64,8 @@ describe('reducer: what the engine relies on', () => {
   it('session_info_update keeps updatedAt and _meta; the turn keeps its usage', () => {
     const state = fold([
       ...start,
-      { kind: 'acp.update', update: { sessionUpdate: 'session_info_update', title: 'T', updatedAt: '2026-01-01T00:00:00Z', _meta: { k: 1 } } },
-      { kind: 'acp.update', update: { sessionUpdate: 'session_info_update', updatedAt: null } },
+      decodeV1Update({ sessionUpdate: 'session_info_update', title: 'T', updatedAt: '2026-01-01T00:00:00Z', _meta: { k: 1 } }),
+      decodeV1Update({ sessionUpdate: 'session_info_update', updatedAt: null }),
       { kind: 'turn.ended', turnId: 't1', stopReason: 'end_turn', usage: { totalTokens: 5 } },
     ]);
     expect(state.title).toBe('T');

@@ -1,10 +1,10 @@
-// Over 400 lines on purpose: the fold is one switch over every event kind, and keeping it in one
-// place is what makes "state = fold(events)" checkable by reading; the v2-only kinds live in reduceNeutral.ts.
-import { isKnown, KNOWN_UPDATE_KINDS } from '../acp/known';
-import { usageView } from '../acp/usage';
-import type { ContentBlock, RawObject, SessionEvent } from './events';
-import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';
-import { emptySession, type PlanEntryItem, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
+// Over 400 lines on purpose: the fold is one switch over every event kind (the app's own and
+// what agents report, whatever the protocol version), and keeping it in one place is what makes
+// "state = fold(events)" checkable by reading. Transcript helpers (messages, tool calls, plans,
+// the agent's state) are in foldTranscript.ts.
+import type { SessionEvent } from './events';
+import { applySessionState, appendChunk, applyToolFields, newTool, replacePlan, upsertMessage, type FoldHelpers } from './foldTranscript';
+import { emptySession, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
 
 /**
  * Applies a batch of events to a session's state and returns the new state.
@@ -40,27 +40,13 @@ function push(state: SessionState, entry: TranscriptEntry): void {
   state.entries.push(entry);
 }
 
-function last(state: SessionState): TranscriptEntry | undefined {
-  return state.entries[state.entries.length - 1];
-}
-
-function str(value: unknown, fallback = ''): string {
-  return typeof value === 'string' ? value : fallback;
-}
-
-function arr<T = RawObject>(value: unknown): T[] {
-  return Array.isArray(value) ? (value as T[]) : [];
-}
-
-function isObject(value: unknown): value is RawObject {
+function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Neutral event kinds (what ACP v1 cannot express) are folded in reduceNeutral.ts. */
-const NEUTRAL_HELPERS: NeutralHelpers = { settle: (state, to) => settleOpenToolCalls(state, to), recompute: (state) => recomputeStatus(state) };
+const HELPERS: FoldHelpers = { settle: (state, to) => settleOpenToolCalls(state, to), recompute: (state) => recomputeStatus(state) };
 
 function applyEvent(state: SessionState, event: SessionEvent): void {
-  if (isNeutralEvent(event)) return applyNeutralEvent(state, event, NEUTRAL_HELPERS);
   switch (event.kind) {
     case 'session.created':
       state.agentId = event.agentId;
@@ -77,23 +63,25 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       if (state.status === 'starting' || state.status === 'exited' || state.status === 'error') state.status = 'idle';
       if (Array.isArray(event.configOptions)) state.configOptions = event.configOptions.filter(isObject);
       if (isObject(event.modes)) {
+        const modes = event.modes;
         state.modes = {
-          currentModeId: str(event.modes.currentModeId) || null,
-          availableModes: arr(event.modes.availableModes),
+          currentModeId: typeof modes.currentModeId === 'string' && modes.currentModeId ? modes.currentModeId : null,
+          availableModes: Array.isArray(modes.availableModes) ? modes.availableModes : [],
         };
       }
       state.readonlyReason = null;
       state.authMethods = null;
       return;
-    case 'acp.update':
-      applyUpdate(state, event.update, event.seq);
-      return;
     case 'turn.started':
       state.currentTurnId = event.turnId;
       state.status = 'running';
+      // Message ids name messages of one exchange: a new prompt starts afresh.
+      delete state.messageIndex;
       push(state, { kind: 'user', id: entryId(state, event.seq), turnId: event.turnId, content: event.prompt });
       return;
     case 'turn.ended':
+      // Already ended by the agent's own report (v2 `idle`): one end, one alert.
+      if (state.currentTurnId === null) return;
       settleOpenToolCalls(state, event.stopReason === 'cancelled' ? 'canceled' : 'completed');
       state.currentTurnId = null;
       // A sign-in asked for by the prompt is a step, not a failure: the session waits for the person.
@@ -113,21 +101,22 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.queue = state.queue.filter((q) => q.queueId !== event.queueId);
       return;
     case 'permission.requested': {
-      const toolCallId = str(event.toolCall.toolCallId, `permission-${event.requestId}`);
+      const { toolCallId } = event;
       state.permissions = [
         ...state.permissions,
         {
           requestId: event.requestId,
           toolCallId,
-          toolCall: event.toolCall,
+          tool: event.tool,
           options: event.options,
+          ...(event.standalone ? { standalone: true } : {}),
           ...(event.title !== undefined ? { title: event.title, description: event.description ?? null, subject: event.subject ?? null } : {}),
         },
       ];
       // Agents may ask about a tool call they never announced: show it from the request's fields.
       const index = state.toolIndex[toolCallId];
       if (index === undefined) {
-        const entry = toolFromRaw({ ...event.toolCall, toolCallId }, entryId(state, event.seq));
+        const entry = applyToolFields(newTool(toolCallId, entryId(state, event.seq)), { title: event.title ?? '', ...event.tool }, false);
         entry.synthetic = true;
         entry.permissionRequestId = event.requestId;
         entry.status = 'awaiting_permission';
@@ -135,7 +124,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         push(state, entry);
       } else {
         const current = state.entries[index] as ToolCallEntry;
-        state.entries[index] = mergeTool({ ...current, permissionRequestId: event.requestId, status: 'awaiting_permission' }, event.toolCall, true);
+        state.entries[index] = applyToolFields({ ...current, permissionRequestId: event.requestId, status: 'awaiting_permission' }, event.tool, false);
       }
       state.status = 'waiting';
       return;
@@ -149,11 +138,13 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
           const current = state.entries[index] as ToolCallEntry;
           const option = pending.options.find((o) => o.optionId === event.optionId);
           const rejected = !option || option.kind.startsWith('reject');
+          // A request about no reported tool call is its own card: answered, it is done.
+          const allowed = pending.standalone ? 'completed' : 'pending';
           state.entries[index] = {
             ...current,
             permissionOutcome: { optionId: event.optionId, name: option?.name, kind: option?.kind, reason: event.reason },
             permissionRequestId: undefined,
-            status: current.status === 'awaiting_permission' ? (rejected ? (option ? 'failed' : 'canceled') : 'pending') : current.status,
+            status: current.status === 'awaiting_permission' ? (rejected ? (option ? 'failed' : 'canceled') : allowed) : current.status,
           };
         }
       }
@@ -206,6 +197,32 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.terminals = { ...state.terminals, [event.terminalId]: { ...terminal, released: true } };
       return;
     }
+    case 'agentTerminal.updated': {
+      const current = state.terminals[event.terminalId] ?? {
+        terminalId: event.terminalId,
+        command: '',
+        args: [],
+        output: '',
+        exited: false,
+        released: false,
+        owner: 'agent' as const,
+      };
+      const next = { ...current };
+      if (event.command !== undefined) next.command = event.command ?? '';
+      if (event.cwd !== undefined) next.cwd = event.cwd;
+      if (event.output !== undefined) {
+        next.output = capOutput(event.output ?? '');
+        next.outputEpoch = (current.outputEpoch ?? 0) + 1;
+      }
+      if (event.exitStatus !== undefined) {
+        next.exited = event.exitStatus !== null;
+        next.exitCode = event.exitStatus?.exitCode ?? null;
+        next.signal = event.exitStatus?.signal ?? null;
+      }
+      if (event.cancellable !== undefined) next.cancellable = event.cancellable;
+      state.terminals = { ...state.terminals, [event.terminalId]: next };
+      return;
+    }
     case 'file.written':
       state.files = { ...state.files, [event.path]: { oldText: state.files[event.path]?.oldText ?? event.oldText, newText: event.newText } };
       push(state, { kind: 'file', id: entryId(state, event.seq), path: event.path, oldText: event.oldText, newText: event.newText });
@@ -214,7 +231,9 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.configOptions = event.configOptions.filter(isObject);
       return;
     case 'mode.changed':
-      if (state.modes) state.modes = { ...state.modes, currentModeId: event.modeId };
+      // The agent's switch is news even before the modes were listed; the app's own needs them.
+      if (event.byAgent) state.modes = { currentModeId: event.modeId, availableModes: state.modes?.availableModes ?? [] };
+      else if (state.modes) state.modes = { ...state.modes, currentModeId: event.modeId };
       return;
     case 'title.changed':
       state.title = event.title;
@@ -268,6 +287,58 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.readonlyReason = event.reason;
       if (state.status === 'starting') state.status = 'idle';
       return;
+    // ---------------------------------------------------------------- what the agent reported
+    case 'message.chunk':
+      appendChunk(state, event.role, event.content, event.messageId, event.seq);
+      return;
+    case 'message.upserted':
+      upsertMessage(state, event.role, event.messageId, event.content, event.seq);
+      return;
+    case 'tool.updated': {
+      const index = state.toolIndex[event.toolCallId];
+      if (index === undefined) {
+        state.toolIndex[event.toolCallId] = state.entries.length;
+        push(state, applyToolFields(newTool(event.toolCallId, entryId(state, event.seq)), event.fields, false));
+        return;
+      }
+      state.entries[index] = applyToolFields(state.entries[index] as ToolCallEntry, event.fields, event.metaPatch === true);
+      return;
+    }
+    case 'tool.contentAppended': {
+      let index = state.toolIndex[event.toolCallId];
+      if (index === undefined) {
+        index = state.toolIndex[event.toolCallId] = state.entries.length;
+        push(state, newTool(event.toolCallId, entryId(state, event.seq)));
+      }
+      const current = state.entries[index] as ToolCallEntry;
+      state.entries[index] = { ...current, content: [...current.content, event.content] };
+      return;
+    }
+    case 'plan.replaced':
+      replacePlan(state, event.planId, event.entries, event.seq);
+      return;
+    case 'commands.updated':
+      state.commands = event.commands;
+      return;
+    case 'session.info':
+      // A person's rename wins over titles the agent generates later.
+      if ('title' in event && !state.titleByPerson) state.title = event.title ?? null;
+      if ('updatedAt' in event || 'meta' in event) {
+        const info = { ...state.info };
+        if ('updatedAt' in event) info.updatedAt = event.updatedAt ?? null;
+        if ('meta' in event) info.meta = event.meta;
+        state.info = info;
+      }
+      return;
+    case 'usage.updated':
+      state.usage = { used: event.used, size: event.size, cost: event.cost };
+      return;
+    case 'session.state':
+      applySessionState(state, event, HELPERS);
+      return;
+    case 'update.unknown':
+      push(state, { kind: 'unknown', id: entryId(state, event.seq), label: event.label, raw: event.raw });
+      return;
     default: {
       // An event kind from a newer version of the app: keep it visible, never drop it.
       const raw: unknown = event;
@@ -308,177 +379,8 @@ function settleOpenToolCalls(state: SessionState, to: 'completed' | 'canceled' |
 /** Lowers the settle watermark to a tool call an event created or changed (it may be open now). */
 function noteToolCall(state: SessionState, event: SessionEvent): void {
   let toolCallId: string | null = null;
-  if (event.kind === 'permission.requested') toolCallId = str(event.toolCall.toolCallId, `permission-${event.requestId}`);
-  else if (event.kind === 'acp.update' && (event.update.sessionUpdate === 'tool_call' || event.update.sessionUpdate === 'tool_call_update'))
-    toolCallId = str(event.update.toolCallId);
+  if (event.kind === 'permission.requested' || event.kind === 'tool.updated' || event.kind === 'tool.contentAppended') toolCallId = event.toolCallId;
   if (toolCallId === null || state.openToolFrom === undefined) return;
   const index = state.toolIndex[toolCallId];
   if (index !== undefined && index < state.openToolFrom) state.openToolFrom = index;
-}
-
-function toolFromRaw(raw: RawObject, id: string): ToolCallEntry {
-  return mergeTool(
-    {
-      kind: 'tool',
-      id,
-      toolCallId: str(raw.toolCallId),
-      title: '',
-      toolKind: 'other',
-      status: 'pending',
-      content: [],
-      locations: [],
-    },
-    raw,
-    false,
-  );
-}
-
-/** Merges the fields present in an update; absent fields keep their value (ACP semantics). */
-function mergeTool(entry: ToolCallEntry, raw: RawObject, keepStatus: boolean): ToolCallEntry {
-  const next = { ...entry };
-  if (typeof raw.title === 'string') next.title = raw.title;
-  if (typeof raw.kind === 'string') next.toolKind = raw.kind;
-  if (typeof raw.status === 'string' && !keepStatus) next.status = raw.status;
-  if (Array.isArray(raw.content)) next.content = raw.content.filter(isObject);
-  if (Array.isArray(raw.locations)) next.locations = raw.locations.filter(isObject);
-  if ('rawInput' in raw) next.rawInput = raw.rawInput;
-  if ('rawOutput' in raw) next.rawOutput = raw.rawOutput;
-  if ('_meta' in raw) next.meta = raw._meta;
-  return next;
-}
-
-function applyUpdate(state: SessionState, update: RawObject, seq: number): void {
-  const kind = str(update.sessionUpdate);
-  // Anything this version does not understand becomes an `unknown` entry, kept raw.
-  if (!isKnown(KNOWN_UPDATE_KINDS, kind)) {
-    push(state, { kind: 'unknown', id: entryId(state, seq), label: `update ${kind || '(no kind)'}`, raw: update });
-    return;
-  }
-  switch (kind) {
-    case 'agent_message_chunk':
-    case 'agent_thought_chunk':
-    case 'user_message_chunk': {
-      const content = isObject(update.content) ? (update.content as ContentBlock) : undefined;
-      if (!content) return;
-      appendChunk(state, kind, content, str(update.messageId) || undefined, seq);
-      return;
-    }
-    case 'tool_call': {
-      const toolCallId = str(update.toolCallId);
-      const index = state.toolIndex[toolCallId];
-      if (index !== undefined) {
-        // Re-announced (e.g. replay): treat as an update.
-        state.entries[index] = mergeTool(state.entries[index] as ToolCallEntry, update, false);
-        return;
-      }
-      state.toolIndex[toolCallId] = state.entries.length;
-      push(state, toolFromRaw(update, entryId(state, seq)));
-      return;
-    }
-    case 'tool_call_update': {
-      const toolCallId = str(update.toolCallId);
-      const index = state.toolIndex[toolCallId];
-      if (index === undefined) {
-        state.toolIndex[toolCallId] = state.entries.length;
-        push(state, toolFromRaw(update, entryId(state, seq)));
-        return;
-      }
-      const current = state.entries[index] as ToolCallEntry;
-      state.entries[index] = mergeTool(current, update, current.status === 'awaiting_permission');
-      return;
-    }
-    case 'plan': {
-      const entries: PlanEntryItem[] = arr(update.entries)
-        .filter(isObject)
-        .map((raw) => ({
-          content: str(raw.content),
-          priority: str(raw.priority, 'medium'),
-          status: str(raw.status, 'pending'),
-          raw,
-        }));
-      state.plan = entries;
-      // One plan entry per turn in the transcript, updated live.
-      const lastPlan = findLastPlanInTurn(state);
-      if (lastPlan !== -1) state.entries[lastPlan] = { kind: 'plan', id: state.entries[lastPlan].id, entries };
-      else push(state, { kind: 'plan', id: entryId(state, seq), entries });
-      return;
-    }
-    case 'available_commands_update':
-      state.commands = arr(update.availableCommands).filter(isObject);
-      return;
-    case 'current_mode_update':
-      if (typeof update.currentModeId === 'string' || typeof update.modeId === 'string') {
-        const modeId = str(update.currentModeId) || str(update.modeId);
-        state.modes = { currentModeId: modeId, availableModes: state.modes?.availableModes ?? [] };
-      }
-      return;
-    case 'config_option_update':
-      if (Array.isArray(update.configOptions)) state.configOptions = update.configOptions.filter(isObject);
-      return;
-    case 'session_info_update':
-      // A person's rename wins over titles the agent generates later.
-      if ('title' in update && !state.titleByPerson) state.title = typeof update.title === 'string' ? update.title : null;
-      if ('updatedAt' in update || '_meta' in update) {
-        const info = { ...state.info };
-        if ('updatedAt' in update) info.updatedAt = typeof update.updatedAt === 'string' ? update.updatedAt : null;
-        if ('_meta' in update) info.meta = update._meta;
-        state.info = info;
-      }
-      return;
-    case 'usage_update': {
-      const { used, size, cost } = usageView(update);
-      state.usage = { used, size, cost };
-      return;
-    }
-  }
-}
-
-function findLastPlanInTurn(state: SessionState): number {
-  for (let i = state.entries.length - 1; i >= 0; i--) {
-    const entry = state.entries[i];
-    if (entry.kind === 'plan') return i;
-    if (entry.kind === 'user' || entry.kind === 'stop') return -1;
-  }
-  return -1;
-}
-
-function appendChunk(
-  state: SessionState,
-  kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk',
-  content: ContentBlock,
-  messageId: string | undefined,
-  seq: number,
-): void {
-  const tail = last(state);
-  const text = content.type === 'text' ? str(content.text) : null;
-  if (kind === 'user_message_chunk') {
-    // The prompt is shown optimistically at `turn.started`; agents that echo it would show it twice.
-    if (state.currentTurnId) return;
-    if (tail?.kind === 'user' && tail.turnId === 'replay') {
-      state.entries[state.entries.length - 1] = { ...tail, content: [...tail.content, content] };
-    } else {
-      push(state, { kind: 'user', id: entryId(state, seq), turnId: 'replay', content: [content] });
-    }
-    return;
-  }
-  if (kind === 'agent_thought_chunk') {
-    if (tail?.kind === 'thought') {
-      state.entries[state.entries.length - 1] = { ...tail, text: tail.text + (text ?? '') };
-    } else {
-      push(state, { kind: 'thought', id: entryId(state, seq), text: text ?? '' });
-    }
-    return;
-  }
-  const sameMessage = tail?.kind === 'agent' && (!messageId || !tail.messageId || tail.messageId === messageId);
-  if (tail?.kind === 'agent' && sameMessage) {
-    state.entries[state.entries.length - 1] = text !== null ? { ...tail, text: tail.text + text } : { ...tail, blocks: [...tail.blocks, content] };
-  } else {
-    push(state, {
-      kind: 'agent',
-      id: entryId(state, seq),
-      text: text ?? '',
-      blocks: text !== null ? [] : [content],
-      messageId,
-    });
-  }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from './events';
 import { reduceSession } from './reducer';
 import type { SessionState } from './state';
+import { decodeV1Update } from '../acp/v1Update';
 
 let seq = 0;
 function apply(state: SessionState | undefined, ...bodies: SessionEventBody[]): SessionState {
@@ -10,10 +11,8 @@ function apply(state: SessionState | undefined, ...bodies: SessionEventBody[]): 
     bodies.map((body) => ({ ...body, sessionId: 's', seq: ++seq, ts: seq }) as SessionEvent),
   );
 }
-const tool = (toolCallId: string, status: string, update = false): SessionEventBody => ({
-  kind: 'acp.update',
-  update: { sessionUpdate: update ? 'tool_call_update' : 'tool_call', toolCallId, title: toolCallId, kind: 'read', status },
-});
+const tool = (toolCallId: string, status: string, update = false): SessionEventBody =>
+  decodeV1Update({ sessionUpdate: update ? 'tool_call_update' : 'tool_call', toolCallId, title: toolCallId, kind: 'read', status });
 const statusOf = (state: SessionState, toolCallId: string) => (state.entries[state.toolIndex[toolCallId]] as { status: string }).status;
 
 describe('settling open tool calls at the end of a turn (watermark)', () => {
@@ -45,7 +44,7 @@ describe('settling open tool calls at the end of a turn (watermark)', () => {
     state = apply(
       state,
       { kind: 'turn.started', turnId: 't2', prompt: [] },
-      { kind: 'permission.requested', requestId: 'r', toolCall: { toolCallId: 'ghost', title: 'Run' }, options: [] },
+      { kind: 'permission.requested', requestId: 'r', toolCallId: 'ghost', tool: { title: 'Run' }, options: [] },
     );
     expect(statusOf(state, 'ghost')).toBe('awaiting_permission');
     state = apply(state, { kind: 'agent.exited', code: 1, signal: null, stderrTail: [] });

@@ -1,4 +1,4 @@
-import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject } from './events';
+import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject, ToolCallFields } from './events';
 
 /** What the tab shows about a session at a glance. */
 export type SessionStatus = 'starting' | 'idle' | 'running' | 'waiting' | 'error' | 'exited';
@@ -45,7 +45,7 @@ export interface ToolCallEntry {
   /** How its last permission request was answered (`reason: 'remembered'` for an automatic answer). */
   permissionOutcome?: { optionId: string | null; name?: string; kind?: string; reason?: string };
   meta?: unknown;
-  // Set only by agents that report them (ACP v2 `tool_call_update`; see neutralEvents.ts).
+  // Set only by agents that report them (ACP v2 `tool_call_update`).
   /** Programmatic tool name. */
   name?: string;
   /** Client-initiated controls the call supports now (`{ cancel: {} }`). */
@@ -100,9 +100,12 @@ export type TranscriptEntry =
 export interface PendingPermission {
   requestId: string;
   toolCallId: string;
-  toolCall: RawObject;
+  /** What the request says of the tool call (title, kind, input). */
+  tool: ToolCallFields;
   options: PermissionOption[];
-  // Set only by agents that send them (ACP v2 permission requests; see neutralEvents.ts).
+  /** About no tool call the agent reports: the card is the request itself. */
+  standalone?: boolean;
+  // Set only by agents that send them (ACP v2 permission requests).
   /** The prompt's own title and explanation (not the tool call's). */
   title?: string;
   description?: string | null;
@@ -124,7 +127,7 @@ export interface TerminalState {
   exited: boolean;
   released: boolean;
   interactive?: boolean;
-  // Agent-owned terminals (ACP v2 `terminal_update`; see neutralEvents.ts).
+  // Agent-owned terminals (ACP v2 `terminal_update`).
   /** `agent`: the agent runs it and reports it; the app only shows it. */
   owner?: 'agent';
   /** The agent accepts a cancel for it now. */
@@ -174,12 +177,12 @@ export interface SessionState {
    * end settles only from here (undefined: scan from 0).
    */
   openToolFrom?: number;
-  // Set only from neutral events (neutralEvents.ts); absent in v1 sessions.
+  // Set only by agents that report them (ACP v2); absent in v1 sessions.
   /** The ACP protocol version of the connection (`session.connected`). */
   protocolVersion?: number;
   /** Work the agent runs outside the foreground turn, as last reported (undefined: not reported). */
   background?: RawObject[];
-  /** Reducer bookkeeping: `${role}:${messageId}` → entry index, for message upserts. */
+  /** Reducer bookkeeping: `${role}:${messageId}` → entry index, for chunks and upserts (reset at each prompt). */
   messageIndex?: Record<string, number>;
   /** Reducer bookkeeping: planId → entry index. */
   planIndex?: Record<string, number>;

@@ -1,5 +1,5 @@
 import type { McpServerSetting } from '../../../src-shared/settings';
-import type { PermissionOption, SessionEventBody } from '../../../src-shared/session/events';
+import type { PermissionOption, SessionEventBody, ToolCallFields } from '../../../src-shared/session/events';
 import type { AgentProfile } from './profile';
 
 type RawObject = Record<string, unknown>;
@@ -34,13 +34,15 @@ export interface ClientIdentity {
 export type PromptOutcome =
   { kind: 'ended'; stopReason: string; usage: RawObject | null; meta?: unknown } | { kind: 'accepted'; messageId: string | null; meta?: unknown };
 
-/** A permission request as the session layer records it (`permission.requested`). */
+/** A permission request as the session layer records it (`permission.requested`), options decoded once. */
 export interface DecodedPermission {
-  toolCall: RawObject;
+  toolCallId: string;
+  tool: ToolCallFields;
   options: PermissionOption[];
   title?: string;
   description?: string | null;
   subject?: RawObject | null;
+  standalone?: boolean;
 }
 
 /** What `session/new` / `session/resume` / `session/load` answered, in the app's shape. */

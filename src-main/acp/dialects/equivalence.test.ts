@@ -1,7 +1,12 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../../src-shared/session/events';
 import { reduceSession } from '../../../src-shared/session/reducer';
 import type { SessionState } from '../../../src-shared/session/state';
+import { coalesceChunks } from '../../sessions/coalesceChunks';
+import { EventLog, readEventLog } from '../../store/eventLog';
 import type { Dialect } from './dialect';
 import { v1 } from './v1';
 import { v2 } from './v2';
@@ -153,6 +158,36 @@ describe('one internal model for v1 and v2', () => {
     expect(at(requires + 1)).toBe('waiting');
     const resumed = events.findIndex((e, i) => i > requires && e.kind === 'session.state' && e.state === 'running');
     expect(at(resumed + 1)).toBe('running');
+  });
+});
+
+/** Folded as the window folds them: in frame-sized batches, neighbouring text chunks merged. */
+function live(events: SessionEvent[]): SessionState {
+  let state: SessionState | undefined;
+  for (let i = 0; i < events.length; i += 4) state = reduceSession(state, coalesceChunks(events.slice(i, i + 4)));
+  return state!;
+}
+
+/** Written to a session log and folded from it, as opening the session later does. */
+async function replayed(events: SessionEvent[]): Promise<SessionState> {
+  const file = join(mkdtempSync(join(tmpdir(), 'acp-equivalence-')), 's1.jsonl');
+  const log = new EventLog(file);
+  log.append(events);
+  log.close();
+  const read = await readEventLog(file);
+  expect(read.skipped).toBe(0);
+  return reduceSession(undefined, read.events);
+}
+
+describe('one typed state for v1 and v2, live and replayed', () => {
+  it('the same conversation in v1 and in v2 folds to deep-equal state live (batched, chunks merged) and replayed from the log', async () => {
+    const one = record(v1, V1_SCRIPT);
+    const two = record(v2, V2_SCRIPT);
+    const whole = visible(reduceSession(undefined, one));
+    for (const state of [live(one), live(two), await replayed(one), await replayed(two)]) expect(visible(state)).toEqual(whole);
+    // Not a vacuous equality: the conversation is there, typed.
+    const tool = reduceSession(undefined, two).entries.find((entry) => entry.kind === 'tool');
+    expect(tool).toMatchObject({ toolCallId: 'tc1', title: 'Edit a.txt', toolKind: 'edit', status: 'completed', permissionOutcome: { optionId: 'ok' } });
   });
 });
 

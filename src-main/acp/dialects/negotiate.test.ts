@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ProtocolSetting } from '../../../src-shared/settings';
-import { AgentProcess } from '../../agents/agentProcess';
+import { AgentProcess } from '../../process/agentProcess';
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../clientSide';
 import { negotiate, NegotiationError, sendRequest, type Negotiated } from './negotiate';
 

@@ -1,5 +1,7 @@
 import type { McpServerSetting } from '../../../src-shared/settings';
 import type { PermissionOption } from '../../../src-shared/session/events';
+import { decodeV1Update } from '../../../src-shared/acp/v1Update';
+import { v1ToolFields } from '../../../src-shared/acp/wireFields';
 import type { Dialect, DecodedSession } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 
@@ -8,8 +10,8 @@ type RawObject = Record<string, unknown>;
 const SESSION_KEYS = ['resume', 'list', 'delete', 'fork', 'close', 'additionalDirectories', '_meta'] as const;
 
 /**
- * ACP v1: what the app has always spoken. Updates are recorded exactly as they came
- * (`acp.update`), so a v1 session's events and logs are what they were before dialects.
+ * ACP v1: what the app has always spoken. Each update becomes one of the app's events
+ * (`decodeV1Update`, which also converts logs that stored v1 updates as they came).
  */
 export const v1: Dialect = {
   version: 1,
@@ -115,21 +117,24 @@ export const v1: Dialect = {
     };
   },
 
-  decodePermissionRequest(raw) {
-    return { toolCall: isObject(raw.toolCall) ? raw.toolCall : {}, options: optionsOf(raw.options) };
+  decodePermissionRequest(raw, requestId) {
+    const toolCall = isObject(raw.toolCall) ? raw.toolCall : {};
+    const toolCallId = typeof toolCall.toolCallId === 'string' ? toolCall.toolCallId : `permission-${requestId}`;
+    return { toolCallId, tool: v1ToolFields(toolCall), options: optionsOf(raw.options) };
   },
 
   createDecoder() {
-    return { decode: (_sessionId, update) => [{ kind: 'acp.update', update }] };
+    return { decode: (_sessionId, update) => [decodeV1Update(update)] };
   },
 };
 
+/** Permission options, decoded once for both versions (a missing kind reads as `allow_once`). */
 export function optionsOf(value: unknown): PermissionOption[] {
   return (Array.isArray(value) ? value : []).filter(isObject).map((option) => ({
-    ...option,
     optionId: String(option.optionId ?? ''),
     name: String(option.name ?? option.optionId ?? ''),
-    kind: String(option.kind ?? ''),
+    kind: String(option.kind ?? 'allow_once'),
+    ...(option._meta !== undefined ? { _meta: option._meta } : {}),
   }));
 }
 

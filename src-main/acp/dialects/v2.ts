@@ -1,6 +1,8 @@
 import { TextDecoder } from 'node:util';
 import type { SessionEventBody } from '../../../src-shared/session/events';
-import type { Dialect, DecodedPermission, UpdateDecoder } from './dialect';
+import { decodeV1Update } from '../../../src-shared/acp/v1Update';
+import { contentBlock, planItems, v2ToolFields } from '../../../src-shared/acp/wireFields';
+import type { Dialect, UpdateDecoder } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 import { optionsOf, pairs, remoteServer } from './v1';
 
@@ -11,8 +13,8 @@ const SESSION_KEYS = ['prompt', 'mcp', 'delete', 'fork', 'additionalDirectories'
 /**
  * ACP v2 (the draft in `@agentclientprotocol/sdk/experimental/v2`; where the seed draft and the
  * SDK's `schema/v2` disagree, this follows the SDK, as the real agents do). Updates become the
- * app's events: v1-shaped `acp.update` where v2 means the same thing, neutral event kinds
- * (src-shared/session/neutralEvents.ts) where it does not.
+ * app's events (src-shared/session/agentEvents.ts); where v2 sends what v1 does (chunks, session
+ * info, usage) the v1 decoder reads it.
  */
 export const v2: Dialect = {
   version: 2,
@@ -117,7 +119,7 @@ export const v2: Dialect = {
   decodeSession(result, acpSessionId) {
     const events: SessionEventBody[] = [];
     if (Array.isArray(result.availableCommands)) {
-      events.push({ kind: 'acp.update', update: { sessionUpdate: 'available_commands_update', availableCommands: commandsOf(result.availableCommands) } });
+      events.push({ kind: 'commands.updated', commands: commandsOf(result.availableCommands) });
     }
     return {
       acpSessionId: typeof result.sessionId === 'string' ? result.sessionId : (acpSessionId ?? null),
@@ -137,29 +139,24 @@ export const v2: Dialect = {
     const title = typeof raw.title === 'string' ? raw.title : 'The agent asks for permission';
     const description = typeof raw.description === 'string' ? raw.description : null;
     const subject = isObject(raw.subject) ? raw.subject : null;
-    const decoded: DecodedPermission = { toolCall: { title }, options: optionsOf(raw.options), title, description, subject };
+    const options = optionsOf(raw.options);
+    const asked = { title, description, subject, options };
+    // The request's title describes the request, never the subject: the tool call keeps its own.
     if (subject?.type === 'tool_call' && isObject(subject.toolCall)) {
-      decoded.toolCall = { title, ...toolPatch(subject.toolCall) };
-    } else if (subject?.type === 'command') {
-      // Attached to its tool call when the agent names one; the command itself is shown from `subject`.
-      decoded.toolCall =
-        typeof subject.toolCallId === 'string' ? { toolCallId: subject.toolCallId, title } : { toolCallId: `permission-${requestId}`, title, kind: 'execute' };
+      const { toolCallId, sessionUpdate: _kind, ...fields } = subject.toolCall;
+      if (typeof toolCallId === 'string') return { ...asked, toolCallId, tool: v2ToolFields(fields) };
     }
-    return decoded;
+    // A command is attached to its tool call when the agent names one; the command itself is shown from `subject`.
+    if (subject?.type === 'command' && typeof subject.toolCallId === 'string') return { ...asked, toolCallId: subject.toolCallId, tool: {} };
+    // About no tool call the agent reports (a bare command, an unknown subject): the card is the request.
+    const tool = subject?.type === 'command' ? { toolKind: 'execute' } : {};
+    return { ...asked, toolCallId: `permission-${requestId}`, tool, standalone: true };
   },
 
   createDecoder(): UpdateDecoder {
     return new V2Decoder();
   },
 };
-
-/** v2 spells it `cancelled`; the app's tool statuses use `canceled`. */
-function toolPatch(update: RawObject): RawObject {
-  const patch: RawObject = { ...update };
-  delete patch.sessionUpdate;
-  if (patch.status === 'cancelled') patch.status = 'canceled';
-  return patch;
-}
 
 /**
  * v2 names config options `configId` and select groups `groupId`; the app (and v1) `id` and
@@ -202,30 +199,42 @@ class V2Decoder implements UpdateDecoder {
     const kind = typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '';
     switch (kind) {
       case 'available_commands_update':
-        return [{ kind: 'acp.update', update: { ...update, availableCommands: commandsOf(update.availableCommands) } }];
+        return [{ kind: 'commands.updated', commands: commandsOf(update.availableCommands) }];
       case 'agent_message_chunk':
       case 'agent_thought_chunk':
       case 'user_message_chunk':
       case 'session_info_update':
       case 'usage_update':
-        return [{ kind: 'acp.update', update }];
+        return [decodeV1Update(update)];
       case 'agent_message':
       case 'user_message':
       case 'agent_thought': {
         const role = kind === 'agent_message' ? 'agent' : kind === 'user_message' ? 'user' : 'thought';
-        const content = (Array.isArray(update.content) ? update.content : []).filter(isObject) as (RawObject & { type: string })[];
-        return [{ kind: 'message.upserted', role, messageId: String(update.messageId ?? ''), content }];
+        // An omitted `content` leaves the message's content as it was.
+        const content = Array.isArray(update.content) ? update.content.filter(isObject).map(contentBlock) : undefined;
+        return [
+          {
+            kind: 'message.upserted',
+            role,
+            messageId: String(update.messageId ?? ''),
+            ...(content ? { content } : {}),
+            ...('_meta' in update ? { meta: update._meta } : {}),
+          },
+        ];
       }
-      case 'tool_call_update':
-        return [{ kind: 'tool.patched', toolCallId: String(update.toolCallId ?? ''), patch: toolPatch(update) }];
+      case 'tool_call_update': {
+        const { sessionUpdate: _kind, toolCallId, ...fields } = update;
+        return [{ kind: 'tool.updated', toolCallId: String(toolCallId ?? ''), fields: v2ToolFields(fields), metaPatch: true }];
+      }
       case 'tool_call_content_chunk':
         if (!isObject(update.content)) break;
-        return [{ kind: 'tool.contentAppended', toolCallId: String(update.toolCallId ?? ''), content: update.content }];
+        return [{ kind: 'tool.contentAppended', toolCallId: String(update.toolCallId ?? ''), content: contentBlock(update.content) }];
       case 'config_option_update':
-        return [{ kind: 'acp.update', update: { ...update, configOptions: configOptionsOf(Array.isArray(update.configOptions) ? update.configOptions : []) } }];
+        return [{ kind: 'config.options', configOptions: configOptionsOf(Array.isArray(update.configOptions) ? update.configOptions : []) }];
       case 'plan_update': {
         const plan = isObject(update.plan) ? update.plan : {};
-        return [{ kind: 'plan.updated', planId: String(plan.planId ?? ''), plan }];
+        if (plan.type !== 'items' || !Array.isArray(plan.entries)) return [{ kind: 'update.unknown', label: `plan ${String(plan.type)}`, raw: plan }];
+        return [{ kind: 'plan.replaced', planId: String(plan.planId ?? ''), entries: planItems(plan.entries) }];
       }
       case 'state_update':
         return [this.state(acpSessionId, update)];
@@ -242,8 +251,8 @@ class V2Decoder implements UpdateDecoder {
         return [{ kind: 'notice', level: severity, message }];
       }
     }
-    // Unknown (or not yet shown) kinds stay raw: the reducer shows them generically.
-    return [{ kind: 'acp.update', update }];
+    // Unknown kinds stay raw: shown generically, kept in the log.
+    return [{ kind: 'update.unknown', label: `update ${kind || '(no kind)'}`, raw: update }];
   }
 
   private state(acpSessionId: string, update: RawObject): SessionEventBody {
@@ -262,6 +271,7 @@ class V2Decoder implements UpdateDecoder {
       turnEnded,
       ...(state === 'idle' ? { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null, error } : {}),
       background: Array.isArray(update.background) ? update.background.filter(isObject) : null,
+      usage: isObject(update.usage) ? update.usage : null,
       raw: update,
     };
   }

@@ -4,7 +4,7 @@ import type { SessionEvent, SessionEventBody } from '../../../src-shared/session
 import { AUTH_RETRY_NOTE } from '../../../src-shared/acp/error';
 import { reduceSession } from '../../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry } from '../../../src-shared/session/state';
-import { AgentProcess } from '../../agents/agentProcess';
+import { AgentProcess } from '../../process/agentProcess';
 import { CLIENT_CAPABILITIES, CLIENT_INFO } from '../clientSide';
 import { negotiate, sendRequest, type Negotiated } from './negotiate';
 import type { UpdateDecoder } from './dialect';
@@ -150,7 +150,7 @@ describe('the v2 fixture agent through the v2 dialect', () => {
     const seen: string[] = [];
     const state = await h.prompt('tools');
     for (const event of h.events)
-      if (event.kind === 'tool.patched' && event.toolCallId === 'tc-1' && typeof event.patch.status === 'string') seen.push(event.patch.status);
+      if (event.kind === 'tool.updated' && event.toolCallId === 'tc-1' && typeof event.fields.status === 'string') seen.push(event.fields.status);
     expect(seen).toEqual(['in_progress', 'paused', 'completed']);
     const call = tool(state, 'tc-1');
     expect(call).toMatchObject({ name: 'apply_patch', title: 'Edit two files', toolKind: 'edit', status: 'completed', locations: [] });
@@ -191,7 +191,7 @@ describe('the v2 fixture agent through the v2 dialect', () => {
     ]);
     expect(asked.at(-3)).toMatchObject({
       description: 'The tests write to /tmp.',
-      toolCall: { toolCallId: 'tc-p' },
+      toolCallId: 'tc-p',
       subject: { command: 'npm test', cwd: '/w' },
     });
     expect(asked.at(-2)?.subject).toEqual({ type: '_x_door', door: 'pod bay' });

@@ -118,7 +118,11 @@ function PlanSummary({ sessionId, entry }: { sessionId: string; entry: PlanEntry
           {done} of {total} done
         </span>
         <progress max={total || 1} value={done} aria-label="Plan progress" />
-        <button type="button" className="link-button" onClick={() => useStore.getState().patchSessionUi(sessionId, { panelTab: 'plan', panelOpen: true })}>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => useStore.getState().patchSessionUi(sessionId, { panelTab: 'plan', panelOpen: true, planEntryId: entry.id })}
+        >
           Show plan
         </button>
       </div>

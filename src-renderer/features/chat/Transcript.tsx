@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
-import { EMPTY, useStore } from '../../store';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
+
+const NO_ENTRIES: TranscriptEntry[] = [];
 
 /** Measured row heights per session, by entry id: survives tab switches and row unmounts. */
 const heightCache = new Map<string, Map<string, number>>();
@@ -28,7 +30,7 @@ function estimate(entry: TranscriptEntry | undefined): number {
  * shows "Jump to latest". The scroll position is kept per session across tab switches.
  */
 export function Transcript({ sessionId }: { sessionId: string }) {
-  const entries = useStore((s) => s.sessions[sessionId]?.entries ?? (EMPTY as unknown as TranscriptEntry[]));
+  const entries = useStore((s) => s.sessions[sessionId]?.entries ?? NO_ENTRIES);
   const scroller = useRef<HTMLDivElement>(null);
   const inner = useRef<HTMLDivElement>(null);
   const saved = useRef(useStore.getState().uiOf(sessionId).scroll);

@@ -10,6 +10,8 @@ import { Icon } from '../../ui/Icon';
 import { cancelTurn, searchFiles, sendPrompt } from './actions';
 import { logged } from '../../log';
 
+const NO_COMMANDS: RawObject[] = [];
+
 type Suggestion = { id: string; label: string; detail?: string; hint?: string; value: string };
 type Menu = { kind: 'command' | 'file'; start: number; query: string; items: Suggestion[]; active: number };
 
@@ -27,7 +29,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const running = useStore((s) => Boolean(s.sessions[sessionId]?.currentTurnId));
   const readonlyReason = useStore((s) => s.sessions[sessionId]?.readonlyReason ?? null);
   const queue = useStore((s) => s.sessions[sessionId]?.queue ?? EMPTY);
-  const commands = useStore((s) => s.sessions[sessionId]?.commands ?? (EMPTY as unknown as RawObject[]));
+  const commands = useStore((s) => s.sessions[sessionId]?.commands ?? NO_COMMANDS);
   const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
   const acceptsImages = useStore((s) => {
     const agent = s.app?.agents.find((a) => a.id === agentId);

@@ -1,9 +1,11 @@
 import { useId, useState } from 'react';
 import { configOptionView, modeView, orderConfigOptions, type ConfigOptionView } from '../../../src-shared/acp/config';
 import type { RawObject } from '../../../src-shared/session/events';
-import { EMPTY, useStore } from '../../store';
+import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { setConfigOption, setMode } from './actions';
+
+const NO_OPTIONS: RawObject[] = [];
 
 /**
  * The session's config options above the composer: a select per `select` option (groups as
@@ -11,7 +13,7 @@ import { setConfigOption, setMode } from './actions';
  * options. The agent's own changes arrive as the same events, so they show at once.
  */
 export function ConfigBar({ sessionId }: { sessionId: string }) {
-  const options = useStore((s) => s.sessions[sessionId]?.configOptions ?? (EMPTY as unknown as RawObject[]));
+  const options = useStore((s) => s.sessions[sessionId]?.configOptions ?? NO_OPTIONS);
   const modes = useStore((s) => s.sessions[sessionId]?.modes ?? null);
   const connected = useStore((s) => Boolean(s.sessions[sessionId]?.acpSessionId));
   const agentName = useStore((s) => s.sessions[sessionId]?.agentName ?? 'The agent');

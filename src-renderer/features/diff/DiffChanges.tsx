@@ -4,6 +4,7 @@ import { findFilePatch, parseGitPatch } from '../../../src-shared/diff/gitPatch'
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { DiffBlock } from './DiffBlock';
+import { isObject } from '../../../src-shared/acp/read';
 
 type RawObject = Record<string, unknown>;
 
@@ -16,7 +17,7 @@ const OPERATIONS: Record<string, string> = { add: 'Added', delete: 'Deleted', mo
  */
 export function DiffChanges({ toolCallId, content, staticFirst }: { toolCallId: string; content: RawObject; staticFirst?: boolean }) {
   const changes = (Array.isArray(content.changes) ? content.changes : []).filter((c): c is RawObject => typeof c === 'object' && c !== null);
-  const patch = typeof content.patch === 'object' && content.patch !== null ? (content.patch as RawObject) : null;
+  const patch = isObject(content.patch) ? content.patch : null;
   // The SDK's schema names the patch text `text`; the seed draft named it `diff`.
   const patchText = typeof patch?.text === 'string' ? patch.text : typeof patch?.diff === 'string' ? patch.diff : null;
   const format = typeof patch?.format === 'string' ? patch.format : null;

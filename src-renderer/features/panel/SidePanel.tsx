@@ -58,7 +58,8 @@ export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelT
               aria-selected={t === tab}
               aria-controls={`panel-${t}`}
               tabIndex={t === tab ? 0 : -1}
-              onClick={() => patch({ panelTab: t })}
+              // The tab itself shows the latest plan; a summary's "Show plan" picks its own.
+              onClick={() => patch(t === 'plan' ? { panelTab: t, planEntryId: null } : { panelTab: t })}
               onKeyDown={(event) => {
                 const i = tabs.indexOf(t);
                 if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {

@@ -62,10 +62,11 @@ describe('changedFiles (the Review panel)', () => {
         },
       ]),
     ];
-    const disk = { '/w/a.txt': 'one\nTWO', '/w/b.txt': 'hello' };
+    // The patch's lines end with newlines, as the files on disk do.
+    const disk = { '/w/a.txt': 'one\nTWO\n', '/w/b.txt': 'hello\n' };
     expect(changedFiles({ entries, files: {} }, disk)).toEqual([
-      { path: '/w/a.txt', oldText: 'one\ntwo', newText: 'one\nTWO', deleted: false, source: 'diff', changes: 1, needsDisk: false },
-      { path: '/w/b.txt', oldText: null, newText: 'hello', deleted: false, source: 'diff', changes: 1, needsDisk: false },
+      { path: '/w/a.txt', oldText: 'one\ntwo\n', newText: 'one\nTWO\n', deleted: false, source: 'diff', changes: 1, needsDisk: false },
+      { path: '/w/b.txt', oldText: null, newText: 'hello\n', deleted: false, source: 'diff', changes: 1, needsDisk: false },
     ]);
   });
 

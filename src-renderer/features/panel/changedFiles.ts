@@ -76,19 +76,23 @@ const TEXT_OPERATIONS = new Set(['add', 'delete', 'modify', 'move', 'copy']);
 
 /**
  * An ACP v2 diff: a list of file changes and a git patch. Each change the patch has hunks for,
- * with the texts its hunks show (a snippet when the hunks do not cover the whole file).
+ * with the texts its hunks show (a snippet when the hunks do not cover the whole file); a
+ * deletion even without hunks (`changes` is what says which paths were affected).
  */
 function patchChanges(content: Record<string, unknown>): [string, Change][] {
   const patch = typeof content.patch === 'object' && content.patch !== null ? (content.patch as Record<string, unknown>) : null;
-  if (typeof patch?.text !== 'string' || patch.format !== 'git_patch') return [];
-  const files = parseGitPatch(patch.text);
+  const files = typeof patch?.text === 'string' && patch.format === 'git_patch' ? parseGitPatch(patch.text) : [];
   const out: [string, Change][] = [];
   for (const change of (content.changes as unknown[]).filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)) {
     const operation = String(change.operation ?? '');
     const path = typeof change.path === 'string' ? change.path : null;
     if (!path || !TEXT_OPERATIONS.has(operation)) continue;
     const file = findFilePatch(files, path, typeof change.oldPath === 'string' ? change.oldPath : null);
-    if (!file || file.hunks === 0) continue;
+    if (!file || file.hunks === 0) {
+      // What the file held is not in the diff; that it is gone is.
+      if (operation === 'delete') out.push([path, { source: 'diff', oldText: null, newText: '', deleted: true }]);
+      continue;
+    }
     out.push([
       path,
       { source: 'diff', oldText: operation === 'add' ? null : (file.oldText ?? ''), newText: file.newText ?? '', deleted: operation === 'delete' },

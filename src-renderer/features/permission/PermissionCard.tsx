@@ -1,6 +1,5 @@
 import { useEffect, useRef } from 'react';
 import { KNOWN_PERMISSION_KINDS, isKnown } from '../../../src-shared/acp/known';
-import { toolCallRefView } from '../../../src-shared/acp/toolCall';
 import type { PendingPermission } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
@@ -23,7 +22,7 @@ const KIND_HINTS: Record<Kind, string> = {
  */
 export function PermissionCard({ sessionId, permission }: { sessionId: string; permission: PendingPermission }) {
   const group = useRef<HTMLDivElement>(null);
-  const title = permission.title ?? toolCallRefView(permission.toolCall).title ?? 'The agent asks for permission';
+  const title = permission.title ?? (permission.tool.title || 'The agent asks for permission');
 
   useEffect(() => {
     // Once per request: rows remount when scrolled, and must not take the focus again.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { PendingPermission } from '../../../src-shared/session/state';
 import { PermissionSubject } from './PermissionSubject';
 
-const base: PendingPermission = { requestId: 'r1', toolCallId: 'tc', toolCall: {}, options: [] };
+const base: PendingPermission = { requestId: 'r1', toolCallId: 'tc', tool: {}, options: [] };
 
 describe('PermissionSubject', () => {
   it('a command subject shows the exact command, its folder and the explanation', () => {

@@ -1,9 +1,17 @@
 import { KNOWN_PLAN_PRIORITIES, KNOWN_PLAN_STATUSES, isKnown } from '../../../src-shared/acp/known';
 import type { PlanEntryItem } from '../../../src-shared/session/state';
-import { EMPTY, useStore } from '../../store';
+import { useSessionUi, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { shownPlan } from './shownPlan';
 
-const STATUS_LABELS: Record<(typeof KNOWN_PLAN_STATUSES)[number], string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Completed' };
+const NO_PLAN: PlanEntryItem[] = [];
+
+const STATUS_LABELS: Record<(typeof KNOWN_PLAN_STATUSES)[number], string> = {
+  pending: 'Pending',
+  in_progress: 'In progress',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
 const PRIORITY_LABELS: Record<(typeof KNOWN_PLAN_PRIORITIES)[number], string> = { high: 'High', medium: 'Medium', low: 'Low' };
 
 export function planProgress(entries: readonly PlanEntryItem[]) {
@@ -16,12 +24,17 @@ export function PlanStatusIcon({ status }: { status: string }) {
   if (status === 'in_progress') return <span className="plan-icon in-progress" aria-hidden="true" />;
   if (status === 'completed') return <Icon name="check" className="plan-icon completed" />;
   if (status === 'pending') return <span className="plan-icon pending" aria-hidden="true" />;
+  if (status === 'cancelled') return <Icon name="x" className="plan-icon cancelled" />;
   return <Icon name="unknown" className="plan-icon unknown" />;
 }
 
-/** The agent's current plan, live: each entry with its status and priority. */
+/** The plan chosen with "Show plan" (else the agent's latest), live: each entry with its status and priority. */
 export function PlanView({ sessionId }: { sessionId: string }) {
-  const plan = useStore((s) => s.sessions[sessionId]?.plan ?? (EMPTY as unknown as PlanEntryItem[]));
+  const planEntryId = useSessionUi(sessionId, (ui) => ui.planEntryId);
+  const plan = useStore((s) => {
+    const state = s.sessions[sessionId];
+    return state ? shownPlan(state, planEntryId) : NO_PLAN;
+  });
   const { done, total } = planProgress(plan);
   if (!plan.length) return <p className="muted panel-empty">The agent has not shared a plan.</p>;
   return (

@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type { Catalog } from '../../../src-shared/ipc/registryContract';
 import { CatalogCard } from './CatalogCard';
-import { filterAgents, isRunning, progressText, sourceLabel, type CatalogShow } from './format';
+import type { CatalogShow } from '../../store/types';
+import { filterAgents, isRunning, progressText, sourceLabel } from './format';
 import { cancelInstall, closeCatalog, installRuntime, openCatalog, refreshCatalog } from './actions';
 import { useStore } from '../../store';
 import './registry.css';

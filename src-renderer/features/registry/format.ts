@@ -1,4 +1,5 @@
 import type { Catalog, CatalogAgent, InstallProgress } from '../../../src-shared/ipc/registryContract';
+import type { CatalogFilter } from '../../store/types';
 
 /** Pure helpers of the catalog view (tested without a DOM). */
 
@@ -49,14 +50,6 @@ export function progressText(progress: InstallProgress): string {
 /** Whether a progress state is still running (the last event of an operation is done/failed/cancelled). */
 export function isRunning(progress: InstallProgress | null | undefined): boolean {
   return Boolean(progress && !['done', 'failed', 'cancelled'].includes(progress.phase));
-}
-
-export type CatalogShow = 'all' | 'installed' | 'updates' | 'available';
-
-export interface CatalogFilter {
-  query: string;
-  show: CatalogShow;
-  distribution: 'any' | 'binary' | 'npx' | 'uvx';
 }
 
 /** Search (name, id, description, authors) and filters, keeping the registry's order. */

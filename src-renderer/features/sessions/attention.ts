@@ -1,5 +1,4 @@
 import { elicitationRequestView } from '../../../src-shared/acp/elicitation';
-import { toolCallRefView } from '../../../src-shared/acp/toolCall';
 import type { SessionEvent } from '../../../src-shared/session/events';
 import { appliedEvents, useStore } from '../../store/store';
 import { showSession } from './actions';
@@ -29,7 +28,7 @@ function noticeAttention(sessionId: string, events: readonly SessionEvent[]): vo
   for (const event of asks) {
     const body =
       event.kind === 'permission.requested'
-        ? `Permission: ${toolCallRefView(event.toolCall).title ?? 'a tool call'}`
+        ? `Permission: ${event.tool.title || event.title || 'a tool call'}`
         : `Question: ${elicitationRequestView(event.request).message ?? 'the agent needs an answer'}`;
     try {
       const notification = new Notification(`${who} needs you`, { body, tag: `${sessionId}:${event.kind}` });

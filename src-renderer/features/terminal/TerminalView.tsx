@@ -64,8 +64,10 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
     const mountSeq = session?.lastSeq ?? 0;
     const initial = session?.terminals[terminalId]?.output ?? '';
     if (initial) terminal.write(initial);
-    const unsubscribe = subscribeTerminal(sessionId, terminalId, (data, seq) => {
-      if (seq > mountSeq) terminal.write(data);
+    const unsubscribe = subscribeTerminal(sessionId, terminalId, (data, seq, replace) => {
+      if (seq <= mountSeq) return;
+      if (replace) terminal.reset();
+      terminal.write(data);
     });
     const disposables: { dispose(): void }[] = [];
     if (interactive) {

@@ -9,6 +9,7 @@ export const EMPTY_SESSION_UI: SessionUi = {
   attachments: [],
   scroll: null,
   reviewPath: null,
+  planEntryId: null,
 };
 
 /** Below this width the sidebar is an overlay (styles.css uses the same breakpoint). */

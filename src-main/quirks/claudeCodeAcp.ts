@@ -12,7 +12,7 @@
  * header before anything is typed). Other agents may use the same extension; it is harmless
  * for agents that ignore it.
  */
-import { isObject, obj, str, type Raw } from '../../../src-shared/acp/read';
+import { isObject, obj, str, type Raw } from '../../src-shared/acp/read';
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
 export const LEGACY_TERMINAL_AUTH_CAPABILITY = { 'terminal-auth': true } as const;

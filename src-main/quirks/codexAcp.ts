@@ -17,7 +17,7 @@
  * "Raw output". Such a call gets a terminal of its own, filled at once with that output and its
  * exit code, and a terminal content block on the card (see `rawOutputTerminal`).
  */
-import type { RawObject, SessionEventBody } from '../../../src-shared/session/events';
+import type { RawObject, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
 export const TERMINAL_OUTPUT_CAPABILITY = { terminal_output: true } as const;
@@ -42,11 +42,13 @@ const isObject = (value: unknown): value is RawObject => typeof value === 'objec
  * The app events an update implies for agent-side terminals. `isClientTerminal` tells apart a
  * terminal this app created (its own events already carry its output).
  */
-export function agentTerminalEvents(update: RawObject, terminals: AgentTerminals, isClientTerminal: (terminalId: string) => boolean): SessionEventBody[] {
-  const kind = update.sessionUpdate;
-  if (kind !== 'tool_call' && kind !== 'tool_call_update') return [];
-  const meta = isObject(update._meta) ? update._meta : {};
-  const toolCallId = String(update.toolCallId ?? '');
+export function agentTerminalEvents(
+  toolCallId: string,
+  update: ToolCallFields,
+  terminals: AgentTerminals,
+  isClientTerminal: (terminalId: string) => boolean,
+): SessionEventBody[] {
+  const meta = isObject(update.meta) ? update.meta : {};
   const events: SessionEventBody[] = [];
   const ensure = (terminalId: string, cwd?: unknown) => {
     if (!terminalId || isClientTerminal(terminalId) || terminals.open.has(terminalId) || terminals.done.has(terminalId)) return;
@@ -98,7 +100,7 @@ function hasTerminalMeta(meta: RawObject): boolean {
 }
 
 /** What the terminal header shows: the command of the call's input, else its title. */
-function commandOf(update: RawObject): string {
+function commandOf(update: { rawInput?: unknown; title?: string | null }): string {
   const input = isObject(update.rawInput) ? update.rawInput : {};
   const command = input.command;
   if (Array.isArray(command)) {
@@ -113,16 +115,19 @@ function commandOf(update: RawObject): string {
 const ENDED = new Set(['completed', 'failed', 'canceled', 'cancelled']);
 
 /**
- * A command call that ends with its output only in `rawOutput` (Codex 0.16): the update, with a
+ * A command call that ends with its output only in `rawOutput` (Codex 0.16): the call's fields, with a
  * terminal content block added, and the events of a terminal holding that output. Anything
  * else: the update as it came and no events. Call after `agentTerminalEvents`.
  */
-export function rawOutputTerminal(update: RawObject, terminals: AgentTerminals): { update: RawObject; events: SessionEventBody[] } {
+export function rawOutputTerminal(
+  toolCallId: string,
+  update: ToolCallFields,
+  terminals: AgentTerminals,
+): { update: ToolCallFields; events: SessionEventBody[] } {
   const unchanged = { update, events: [] };
-  const toolCallId = String(update.toolCallId ?? '');
-  if (!toolCallId || (update.sessionUpdate !== 'tool_call' && update.sessionUpdate !== 'tool_call_update')) return unchanged;
+  if (!toolCallId) return unchanged;
   if (Array.isArray(update.content) && update.content.length) terminals.withContent.add(toolCallId);
-  if (hasTerminalMeta(isObject(update._meta) ? update._meta : {}) || [...terminals.open.values()].some((t) => t.toolCallId === toolCallId))
+  if (hasTerminalMeta(isObject(update.meta) ? update.meta : {}) || [...terminals.open.values()].some((t) => t.toolCallId === toolCallId))
     terminals.withContent.add(toolCallId);
   const input = isObject(update.rawInput) ? update.rawInput : null;
   if (input && (Array.isArray(input.command) || typeof input.command === 'string')) terminals.commands.set(toolCallId, commandOf(update));

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../../testing/coreHarness';
+import { disposer, makeCore } from '../testing/coreHarness';
 import { claudeRootEnv } from './claudeCodeAcp';
 import { geminiShellEnv } from './geminiCli';
 

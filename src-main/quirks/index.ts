@@ -1,8 +1,8 @@
 /**
- * Per-agent fixes applied to a session update before it is recorded (one file per agent).
- * Each returns the update to record (possibly cleaned) and any app events it implies.
+ * Per-agent fixes applied to the events of a session update before they are recorded (one file
+ * per agent). Each returns the event to record (possibly cleaned) and any app events it implies.
  */
-import type { RawObject, SessionEventBody } from '../../../src-shared/session/events';
+import type { SessionEventBody } from '../../src-shared/session/events';
 import { type AgentTerminals, agentTerminalEvents, newAgentTerminals, rawOutputTerminal } from './codexAcp';
 import { absoluteDiffPaths, isGemini, stripThoughtMarker } from './geminiCli';
 
@@ -15,19 +15,20 @@ const agentTerminals = new WeakMap<object, AgentTerminals>();
 export function applyUpdateQuirks(
   agentId: string,
   session: object,
-  update: RawObject,
+  event: SessionEventBody,
   isClientTerminal: (terminalId: string) => boolean,
   cwd?: string,
 ): SessionEventBody[] {
-  let cleaned = isGemini(agentId) ? stripThoughtMarker(update) : update;
-  if (cleaned.sessionUpdate !== 'tool_call' && cleaned.sessionUpdate !== 'tool_call_update') return [{ kind: 'acp.update', update: cleaned }];
-  if (isGemini(agentId)) cleaned = absoluteDiffPaths(cleaned, cwd);
+  if (event.kind === 'message.chunk' && event.role === 'thought' && isGemini(agentId)) return [{ ...event, content: stripThoughtMarker(event.content) }];
+  // v2 agents report their terminals themselves (`terminal_update`): the ACP v1 workarounds are for v1 calls.
+  if (event.kind !== 'tool.updated' || event.metaPatch) return [event];
+  const fields = isGemini(agentId) ? absoluteDiffPaths(event.fields, cwd) : event.fields;
   let terminals = agentTerminals.get(session);
   if (!terminals) agentTerminals.set(session, (terminals = newAgentTerminals()));
-  const events = agentTerminalEvents(cleaned, terminals, isClientTerminal);
-  const raw = rawOutputTerminal(cleaned, terminals);
+  const events = agentTerminalEvents(event.toolCallId, fields, terminals, isClientTerminal);
+  const raw = rawOutputTerminal(event.toolCallId, fields, terminals);
   events.push(...raw.events);
-  const body: SessionEventBody = { kind: 'acp.update', update: raw.update };
+  const body: SessionEventBody = { ...event, fields: raw.update };
   // The terminal exists before the card that shows it is recorded; its output follows.
   return [...events.filter((e) => e.kind === 'terminal.created'), body, ...events.filter((e) => e.kind !== 'terminal.created')];
 }

@@ -6,7 +6,7 @@
  * args: ["--auth-type=openai"] } }`. Such a method is a `terminal` method: the agent's own
  * command with those args (and `_meta.env`) in an interactive terminal.
  */
-import { isObject, type Raw } from '../../../src-shared/acp/read';
+import { isObject, type Raw } from '../../src-shared/acp/read';
 
 export function metaTerminalMethod(method: Raw): Raw | null {
   const meta = method._meta;

@@ -7,7 +7,7 @@
  * shows as raw asterisks (or a rule) in the thought. The marker is removed from thought chunks.
  */
 import { isAbsolute, resolve } from 'node:path';
-import type { RawObject } from '../../../src-shared/session/events';
+import type { ContentBlock, ToolCallFields } from '../../src-shared/session/events';
 
 export function isGemini(agentId: string): boolean {
   return /gemini/i.test(agentId);
@@ -15,11 +15,10 @@ export function isGemini(agentId: string): boolean {
 
 const EMPTY_SUBJECT = /^\*\*\*\*(\r?\n|$)/;
 
-export function stripThoughtMarker(update: RawObject): RawObject {
-  if (update.sessionUpdate !== 'agent_thought_chunk') return update;
-  const content = update.content as RawObject | undefined;
-  if (content?.type !== 'text' || typeof content.text !== 'string' || !EMPTY_SUBJECT.test(content.text)) return update;
-  return { ...update, content: { ...content, text: content.text.replace(EMPTY_SUBJECT, '') } };
+/** A thought chunk's content without the marker. */
+export function stripThoughtMarker(content: ContentBlock): ContentBlock {
+  if (content.type !== 'text' || typeof content.text !== 'string' || !EMPTY_SUBJECT.test(content.text)) return content;
+  return { ...content, text: content.text.replace(EMPTY_SUBJECT, '') };
 }
 
 /**
@@ -29,12 +28,11 @@ export function stripThoughtMarker(update: RawObject): RawObject {
  * listed the one file twice. A relative diff path is resolved against the session's folder,
  * which is what Gemini means by it.
  */
-export function absoluteDiffPaths(update: RawObject, cwd: string | undefined): RawObject {
-  if (!cwd || !isAbsolute(cwd) || !Array.isArray(update.content)) return update;
+export function absoluteDiffPaths(update: ToolCallFields, cwd: string | undefined): ToolCallFields {
+  if (!cwd || !isAbsolute(cwd) || !update.content) return update;
   let changed = false;
-  const content = (update.content as unknown[]).map((item) => {
-    const block = item as RawObject | null;
-    if (block?.type !== 'diff' || typeof block.path !== 'string' || !block.path || isAbsolute(block.path)) return item;
+  const content = update.content.map((block) => {
+    if (block.type !== 'diff' || typeof block.path !== 'string' || !block.path || isAbsolute(block.path)) return block;
     changed = true;
     return { ...block, path: resolve(cwd, block.path) };
   });

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { disposer, makeCore } from '../../testing/coreHarness';
-import { toAuthMethods } from '../authMethods';
+import { disposer, makeCore } from '../testing/coreHarness';
+import { toAuthMethods } from '../agents/authMethods';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { reduceSession } from '../../src-shared/session/reducer';
+import type { SessionState } from '../../src-shared/session/state';
+import { readEventLog } from './eventLog';
+
+/*
+ * Logs the release before the typed event model wrote (fixtures/README.md), opened by today's
+ * app: each line converted when read (src-shared/session/legacyEvents.ts), then folded. A
+ * person sees what that release showed: the folded state is the one it folded.
+ */
+
+const FIXTURES = join(import.meta.dirname, 'fixtures');
+
+/** The state without the fold's lookup bookkeeping (how it finds messages by id is its own business). */
+function shown(state: SessionState): unknown {
+  const { messageIndex: _m, planIndex: _p, ...rest } = state;
+  return JSON.parse(JSON.stringify(rest));
+}
+
+describe('logs written by the release before the typed event model', () => {
+  for (const name of ['release-v1', 'release-v2', 'release-v2-native']) {
+    it(`${name}: every line is read, and the session folds to what that release showed`, async () => {
+      const { events, skipped } = await readEventLog(join(FIXTURES, `${name}.jsonl`));
+      const lines = readFileSync(join(FIXTURES, `${name}.jsonl`), 'utf8')
+        .split('\n')
+        .filter(Boolean);
+      expect(skipped).toBe(0);
+      expect(events).toHaveLength(lines.length);
+      expect(events.some((event) => (event.kind as string) === 'acp.update')).toBe(false);
+      const before = JSON.parse(readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8')) as SessionState;
+      expect(shown(reduceSession(undefined, events))).toEqual(shown(before));
+    });
+  }
+});

@@ -1,5 +1,6 @@
 import { toolCallRefView } from '../../../src-shared/acp/toolCall';
 import { EMPTY, useStore } from '../../store';
+import { AgentText } from '../../ui/AgentText';
 import { Icon } from '../../ui/Icon';
 import { ElicitationCard } from '../elicitation/ElicitationCard';
 
@@ -17,7 +18,10 @@ export function AttentionDock({ sessionId }: { sessionId: string }) {
         <div key={p.requestId} className="attention-permission" role="status">
           <Icon name="shield" />
           <span>
-            Waiting for your permission: <strong>{toolCallRefView(p.toolCall).title ?? 'a tool call'}</strong>
+            Waiting for your permission:{' '}
+            <strong>
+              <AgentText text={toolCallRefView(p.toolCall).title ?? 'a tool call'} />
+            </strong>
           </span>
           <button
             type="button"

@@ -427,9 +427,11 @@ export interface Split {
  * One message's block state, fed the whole text on each update (text only grows). Work per
  * update is bounded by the new text plus the last block, and a large last block is re-parsed
  * only when it grew by a quarter, so a message costs O(its length) in total. Cutting is spread
- * over updates (`behind`), and every update moves it forward: the parse of a part resumes where
- * the last update left it (`BlockScan`), and a part found to hold no cut is not looked at again
- * (the next look reaches twice as far), whatever the size of a block.
+ * over updates (`behind`), and every update moves it forward, whatever the size of a block: the
+ * parse of a part resumes where the last update left it (`BlockScan`), and past a part found to
+ * hold no cut the next look reaches the end of the text. A finished message catches up with a
+ * budget that doubles per update and, if still behind after CATCH_UP_UPDATES, commits the rest
+ * whole (issue 21: a 120 KB log dump was never rendered, and its page re-rendered every frame).
  */
 export class StreamingSplit {
   private text = '';
@@ -523,6 +525,8 @@ export class StreamingSplit {
     if (toEnd && !final) {
       // The last block as parsed (what arrived while it was parsed follows it as pending text).
       this.parsedTail = part.slice(commitTo);
+      // The next look (once the text grew by a quarter) starts small again: a block may begin in what arrives.
+      this.window = WINDOW;
       return true;
     }
     // A look that did not reach the end: more to cut. Without a cut, no block starts in `part`

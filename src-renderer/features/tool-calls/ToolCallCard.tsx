@@ -6,7 +6,7 @@ import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { AgentText, revealBidi } from '../../ui/AgentText';
 import { UnknownBox } from '../../ui/UnknownBox';
-import { Markdown } from '../chat/Markdown';
+import { Markdown } from '../markdown/Markdown';
 import { DiffBlock } from '../diff/DiffBlock';
 import { DiffChanges } from '../diff/DiffChanges';
 import { AgentTerminal } from '../agent-work/AgentTerminal';

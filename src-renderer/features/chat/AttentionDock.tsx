@@ -1,4 +1,5 @@
 import { EMPTY, useStore } from '../../store';
+import { AgentText } from '../../ui/AgentText';
 import { Icon } from '../../ui/Icon';
 import { ElicitationCard } from '../elicitation/ElicitationCard';
 
@@ -16,7 +17,10 @@ export function AttentionDock({ sessionId }: { sessionId: string }) {
         <div key={p.requestId} className="attention-permission" role="status">
           <Icon name="shield" />
           <span>
-            Waiting for your permission: <strong>{p.tool.title || 'a tool call'}</strong>
+            Waiting for your permission:{' '}
+            <strong>
+              <AgentText text={p.tool.title || 'a tool call'} />
+            </strong>
           </span>
           <button
             type="button"

@@ -8,7 +8,7 @@ import { UnknownBox } from '../../ui/UnknownBox';
 import { DiffBlock } from '../diff/DiffBlock';
 import { planProgress, PlanStatusIcon } from '../plan/PlanView';
 import { ToolCallCard } from '../tool-calls/ToolCallCard';
-import { Markdown } from './Markdown';
+import { Markdown } from '../markdown/Markdown';
 import type { StopReasonLabels } from '../../../src-shared/acp/known';
 
 /** One transcript row; selects only its own entry so a streamed chunk re-renders one row. */

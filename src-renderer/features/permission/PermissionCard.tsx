@@ -3,6 +3,7 @@ import { KNOWN_PERMISSION_KINDS, isKnown } from '../../../src-shared/acp/known';
 import type { PendingPermission } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { AgentText, revealBidi } from '../../ui/AgentText';
 import { answerPermission } from './actions';
 import { PermissionSubject } from './PermissionSubject';
 
@@ -46,11 +47,11 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
   };
 
   return (
-    <div className="permission" role="group" aria-label={`Permission requested: ${title}`}>
+    <div className="permission" role="group" aria-label={`Permission requested: ${revealBidi(title)}`}>
       <p className="permission-question">
         <Icon name="shield" />
         <span>
-          <strong>Allow?</strong> {title}
+          <strong>Allow?</strong> <AgentText text={title} />
         </span>
       </p>
       <PermissionSubject permission={permission} />
@@ -80,11 +81,11 @@ export function PermissionCard({ sessionId, permission }: { sessionId: string; p
             key={option.optionId}
             type="button"
             className={`option option-${isKnown(KNOWN_PERMISSION_KINDS, option.kind) ? option.kind : 'unknown'}`}
-            title={isKnown(KNOWN_PERMISSION_KINDS, option.kind) ? `${option.name} (${KIND_HINTS[option.kind]})` : `${option.name} (${option.kind})`}
+            title={`${revealBidi(option.name)} (${isKnown(KNOWN_PERMISSION_KINDS, option.kind) ? KIND_HINTS[option.kind] : revealBidi(option.kind)})`}
             onClick={() => answerPermission(sessionId, permission.requestId, option.optionId)}
           >
             <Icon name={isKnown(KNOWN_PERMISSION_KINDS, option.kind) ? KIND_ICONS[option.kind] : 'unknown'} />
-            {option.name}
+            <AgentText text={option.name} />
           </button>
         ))}
       </div>

@@ -1,5 +1,6 @@
 import type { PendingPermission } from '../../../src-shared/session/state';
 import { UnknownBox } from '../../ui/UnknownBox';
+import { AgentText } from '../../ui/AgentText';
 
 /**
  * What a permission request approves, when the agent says it (ACP v2 `subject`): the exact
@@ -10,14 +11,22 @@ export function PermissionSubject({ permission }: { permission: PendingPermissio
   const subject = permission.subject;
   return (
     <>
-      {permission.description && <p className="permission-description">{permission.description}</p>}
+      {permission.description && (
+        <p className="permission-description">
+          <AgentText text={permission.description} />
+        </p>
+      )}
       {subject?.type === 'command' && (
         <div className="permission-subject">
           <pre className="tool-command" aria-label="Command to run">
             <span aria-hidden="true">$ </span>
-            {String(subject.command ?? '')}
+            <AgentText text={String(subject.command ?? '')} />
           </pre>
-          {typeof subject.cwd === 'string' && <p className="muted small">in {subject.cwd}</p>}
+          {typeof subject.cwd === 'string' && (
+            <p className="muted small">
+              <AgentText text={`in ${subject.cwd}`} />
+            </p>
+          )}
         </div>
       )}
       {subject && subject.type !== 'command' && subject.type !== 'tool_call' && (

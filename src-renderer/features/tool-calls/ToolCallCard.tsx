@@ -4,8 +4,9 @@ import { isKnownToolKind, isKnownToolStatus, metaTerminalOutput, toolCommand } f
 import type { KNOWN_TOOL_KINDS, APP_TOOL_STATUSES, KNOWN_TOOL_STATUSES, KNOWN_V2_TOOL_STATUSES } from '../../../src-shared/acp/known';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { AgentText, revealBidi } from '../../ui/AgentText';
 import { UnknownBox } from '../../ui/UnknownBox';
-import { Markdown } from '../chat/Markdown';
+import { Markdown } from '../markdown/Markdown';
 import { DiffBlock } from '../diff/DiffBlock';
 import { DiffChanges } from '../diff/DiffChanges';
 import { AgentTerminal } from '../agent-work/AgentTerminal';
@@ -59,7 +60,10 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
   const title = entry.title || command || entry.toolCallId;
 
   return (
-    <article className={`entry tool tool-${knownStatus ? shown.status : 'unknown'}${permission ? ' asking' : ''}`} aria-label={`Tool call: ${title}`}>
+    <article
+      className={`entry tool tool-${knownStatus ? shown.status : 'unknown'}${permission ? ' asking' : ''}`}
+      aria-label={`Tool call: ${revealBidi(title)}`}
+    >
       <header className="tool-header">
         <span className={`tool-kind kind-${knownKind ? entry.toolKind : 'unknown'}`} title={`Kind: ${entry.toolKind}`}>
           <Icon
@@ -67,8 +71,14 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
             label={knownKind ? KIND_LABELS[entry.toolKind as keyof typeof KIND_LABELS] : `Unknown kind ${entry.toolKind}`}
           />
         </span>
-        <span className="tool-title">{title}</span>
-        {!knownKind && <span className="badge-neutral">{entry.toolKind}</span>}
+        <span className="tool-title">
+          <AgentText text={title} />
+        </span>
+        {!knownKind && (
+          <span className="badge-neutral">
+            <AgentText text={entry.toolKind} />
+          </span>
+        )}
         <span className={`tool-status status-${knownStatus ? shown.status : 'unknown'}`} role="status" aria-label={`Status: ${statusLabel}`}>
           {status.icon === 'spinner' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status.icon} />}
           {statusLabel}
@@ -79,11 +89,11 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
           </button>
         )}
       </header>
-      {entry.status === 'in_progress' && <div className="tool-progress" role="progressbar" aria-label={`${title} in progress`} />}
+      {entry.status === 'in_progress' && <div className="tool-progress" role="progressbar" aria-label={`${revealBidi(title)} in progress`} />}
       {command && entry.toolKind === 'execute' && (
         <pre className="tool-command" aria-label="Command">
           <span aria-hidden="true">$ </span>
-          {command}
+          <AgentText text={command} />
         </pre>
       )}
       {entry.locations.length > 0 && (
@@ -96,12 +106,12 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
                 <button
                   type="button"
                   className="location"
-                  title={`Open ${label} (read-only)`}
+                  title={`Open ${revealBidi(label)} (read-only)`}
                   onClick={() => useStore.getState().openFile(sessionId, path, line)}
                 >
                   <Icon name="file" />
                   <span className="sr-prefix visually-hidden">Open </span>
-                  {label}
+                  <AgentText text={label} />
                 </button>
               </li>
             );
@@ -123,7 +133,11 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
           <button type="button" className="disclosure small" aria-expanded={showInput} onClick={() => useStore.getState().toggle(inputKey, !showInput)}>
             <Icon name={showInput ? 'chevronDown' : 'chevronRight'} /> Raw input
           </button>
-          {showInput && <pre aria-label="Raw input">{JSON.stringify(entry.rawInput, null, 2)}</pre>}
+          {showInput && (
+            <pre aria-label="Raw input">
+              <AgentText text={JSON.stringify(entry.rawInput, null, 2)} />
+            </pre>
+          )}
         </div>
       )}
       {entry.rawOutput !== undefined && (
@@ -131,7 +145,11 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
           <button type="button" className="disclosure small" aria-expanded={outputOpen} onClick={() => useStore.getState().toggle(outputKey)}>
             <Icon name={outputOpen ? 'chevronDown' : 'chevronRight'} /> Raw output
           </button>
-          {outputOpen && <pre aria-label="Raw output">{JSON.stringify(entry.rawOutput, null, 2)}</pre>}
+          {outputOpen && (
+            <pre aria-label="Raw output">
+              <AgentText text={JSON.stringify(entry.rawOutput, null, 2)} />
+            </pre>
+          )}
         </div>
       )}
       {(!knownKind || !knownStatus) && (

@@ -4,6 +4,7 @@ import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import type { Transformer } from 'unified';
 import { Icon } from '../../ui/Icon';
+import { webLinkTarget } from '../../ui/webLink';
 import { GiantBlock, isGiantFence, LazyGroup, LazyPage, roughHeight } from './MarkdownHuge';
 import { renderProse } from './proseParagraphs';
 import { blockStarts, parserWork, quickBlockStarts, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
@@ -11,7 +12,8 @@ import { blockStarts, parserWork, quickBlockStarts, StreamingSplit, tameNesting,
 /**
  * Agent Markdown: GFM, highlighted code with a copy button. Raw HTML is never rendered: it is
  * shown as the literal text the agent wrote. Links open in a new window, which Electron's
- * main process hands to the OS browser (http and https only).
+ * main process hands to the OS browser: only http and https links are links; any other (an
+ * unsafe address that was removed, a relative path) is shown as plain text (`webLinkTarget`).
  *
  * While a message streams it is rendered by blocks (markdownBlocks.ts): finished blocks once,
  * the last one on every update, so a long answer costs O(its length), not O(length²). A code
@@ -414,11 +416,21 @@ export function closeOpenFence(text: string): string {
 }
 
 const components: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener" title={href}>
-      {children}
-    </a>
-  ),
+  a: ({ href, children }) => {
+    const target = webLinkTarget(href);
+    // A link whose address was removed (unsafe) or cannot be opened is its text, and does nothing.
+    if (!target)
+      return (
+        <span className="link-inert" title={href ? `Not opened (not a web address): ${href}` : 'Link removed: its address was unsafe'}>
+          {children}
+        </span>
+      );
+    return (
+      <a href={target} target="_blank" rel="noreferrer noopener" title={target}>
+        {children}
+      </a>
+    );
+  },
   pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
 };
 

@@ -135,34 +135,85 @@ const NODE_TOKENS = new Set([
  * cost of a full parse.
  */
 export function blockStarts(text: string, shortcut = true): number[] {
-  const lineStarts = shortcut && !text.includes('\r') ? linesOf(text) : null;
-  const source = lineStarts ? skeleton(neutralizeNesting(text)) : neutralizeNesting(text);
-  parserWork.chars += source.length;
-  const events = parse({ extensions: GFM })
-    .document()
-    .write(preprocess()(source, undefined, true));
-  // micromark's postprocess, minus inline: text and string content stay unexpanded.
-  for (;;) {
-    for (const [, token] of events) if (token.contentType === 'text' || token.contentType === 'string') token.contentType = undefined;
-    if (subtokenize(events)) break;
+  const scan = new BlockScan(text, shortcut);
+  scan.advance(Infinity);
+  return scan.starts();
+}
+
+/** Source handed to the tokenizer per step of a BlockScan (a few milliseconds of parsing). */
+const SCAN_SLICE = 4 * 1024;
+
+/**
+ * `blockStarts` of one text, computed over as many calls as it takes: micromark's document
+ * tokenizer is a state machine fed in chunks (its streaming API), so the parse resumes where the
+ * last call stopped. A block that takes longer than a frame budget to parse used to be parsed
+ * again from its start on every frame and never finished (issue 21: a 120 KB log dump never
+ * rendered and the page spun a core); now every call moves the parse forward by at least a slice.
+ * Lines are folded (`skeleton`, `neutralizeNesting`) as whole lines, then fed in slices.
+ */
+export class BlockScan {
+  private readonly tokenizer = parse({ extensions: GFM }).document();
+  private readonly decode = preprocess();
+  /** Characters of `text` folded so far (always at a line end or the end of the text). */
+  private read = 0;
+  /** Folded source not fed to the tokenizer yet. */
+  private source = '';
+  private readonly byLine: boolean;
+
+  constructor(
+    readonly text: string,
+    shortcut = true,
+  ) {
+    this.byLine = shortcut && !text.includes('\r');
   }
-  const starts = [0];
-  let depth = 0;
-  let first = true; // the first block starts at 0, whatever blank lines come before it
-  for (const [kind, token] of events) {
-    if (kind === 'exit') {
-      depth--;
-      continue;
-    }
-    if (depth++ !== 0 || !NODE_TOKENS.has(token.type)) continue;
-    if (first) {
-      first = false;
-      continue;
-    }
-    const lineStart = lineStarts ? lineStarts[token.start.line - 1] : text.lastIndexOf('\n', token.start.offset - 1) + 1;
-    if (lineStart > starts[starts.length - 1]) starts.push(lineStart);
+
+  /** Feeds the parser until the whole text is in or `deadline` (performance.now()) has passed; at least one slice. Whether it is done. */
+  advance(deadline: number): boolean {
+    do {
+      if (!this.source) {
+        if (this.read >= this.text.length) return true;
+        const lineEnd = this.text.indexOf('\n', Math.min(this.text.length, this.read + SCAN_SLICE) - 1);
+        const end = lineEnd === -1 ? this.text.length : lineEnd + 1;
+        const lines = neutralizeNesting(this.text.slice(this.read, end));
+        this.source = this.byLine ? skeleton(lines) : lines;
+        this.read = end;
+      }
+      const piece = this.source.slice(0, SCAN_SLICE);
+      this.source = this.source.slice(piece.length);
+      parserWork.chars += piece.length;
+      this.tokenizer.write(this.decode(piece, undefined, false));
+    } while (performance.now() < deadline);
+    return !this.source && this.read >= this.text.length;
   }
-  return starts;
+
+  /** The block starts, once `advance` returned true (ends the parse). */
+  starts(): number[] {
+    const text = this.text;
+    const events = this.tokenizer.write(this.decode('', undefined, true));
+    // micromark's postprocess, minus inline: text and string content stay unexpanded.
+    for (;;) {
+      for (const [, token] of events) if (token.contentType === 'text' || token.contentType === 'string') token.contentType = undefined;
+      if (subtokenize(events)) break;
+    }
+    const lineStarts = this.byLine ? linesOf(text) : null;
+    const starts = [0];
+    let depth = 0;
+    let first = true; // the first block starts at 0, whatever blank lines come before it
+    for (const [kind, token] of events) {
+      if (kind === 'exit') {
+        depth--;
+        continue;
+      }
+      if (depth++ !== 0 || !NODE_TOKENS.has(token.type)) continue;
+      if (first) {
+        first = false;
+        continue;
+      }
+      const lineStart = lineStarts ? lineStarts[token.start.line - 1] : text.lastIndexOf('\n', token.start.offset - 1) + 1;
+      if (lineStart > starts[starts.length - 1]) starts.push(lineStart);
+    }
+    return starts;
+  }
 }
 
 /**
@@ -309,7 +360,10 @@ function detached(text: string): string {
 
 /** An opening code fence on the first line of `text`: its marker, or null. */
 function openingFence(text: string): string | null {
-  return /^ {0,3}(`{3,}|~{3,})/.exec(text)?.[1] ?? null;
+  const match = /^ {0,3}(`{3,}|~{3,})([^\n]*)/.exec(text);
+  // A backtick fence's info string holds no backtick (else the line is a paragraph).
+  if (!match || (match[1][0] === '`' && match[2].includes('`'))) return null;
+  return match[1];
 }
 
 /** End (after its line) of the fence opened by `marker` on the first line, or -1 if still open. */
@@ -337,6 +391,20 @@ const SMALL_TAIL = 4096;
 const WINDOW = 16 * 1024;
 /** Cutting stops after this long and goes on at the next update (`behind`). */
 const FRAME_BUDGET_MS = 8;
+/**
+ * A finished message still behind gets twice the budget on each next update, up to this: a
+ * single 2 MB list takes seconds to parse, and at a frame's budget it stayed unreadable for
+ * 500 frames; this way it is cut within about 50.
+ */
+const CATCH_UP_BUDGET_MS = 128;
+/**
+ * A finished message still behind after this many updates commits the rest of its text as one
+ * group: a group is any run of whole blocks, so it renders the same, only in a larger piece. A
+ * 2 MB list parses at 2–7 µs a character (10 s on a busy machine); nothing else bounds it.
+ */
+const CATCH_UP_UPDATES = 32;
+/** Past a look that found no cut, the next one reaches to the end of the text, up to this far (no parse repeated in doubling steps). */
+const FAR_LOOK = 4 * 1024 * 1024;
 /** Up to this size a part without a quick cut is not handed to the parser (it is one block so far). */
 const QUICK_ONLY = 8 * 1024;
 /** A single block larger than this is shown as plain text (GiantBlock), never parsed. */
@@ -358,7 +426,12 @@ export interface Split {
 /**
  * One message's block state, fed the whole text on each update (text only grows). Work per
  * update is bounded by the new text plus the last block, and a large last block is re-parsed
- * only when it grew by a quarter, so a message costs O(its length) in total.
+ * only when it grew by a quarter, so a message costs O(its length) in total. Cutting is spread
+ * over updates (`behind`), and every update moves it forward, whatever the size of a block: the
+ * parse of a part resumes where the last update left it (`BlockScan`), and past a part found to
+ * hold no cut the next look reaches the end of the text. A finished message catches up with a
+ * budget that doubles per update and, if still behind after CATCH_UP_UPDATES, commits the rest
+ * whole (issue 21: a 120 KB log dump was never rendered, and its page re-rendered every frame).
  */
 export class StreamingSplit {
   private text = '';
@@ -367,29 +440,32 @@ export class StreamingSplit {
   private open = '';
   private parsedTail = '';
   private catchingUp = false;
+  /** How far ahead of `committedEnd` the next cut is looked for. */
+  private window = WINDOW;
+  /** The parse in progress: a prefix of the text after `committedEnd`, and whether it reached the end of the text when it began. */
+  private scan: { parse: BlockScan; toEnd: boolean } | null = null;
+  private budget = FRAME_BUDGET_MS;
+  /** Updates of the finished message that ended behind, in a row. */
+  private finalUpdates = 0;
 
   update(text: string, final: boolean): Split {
     if (!this.continues(text)) this.reset();
     this.text = text;
-    const started = performance.now();
-    let window = WINDOW;
+    // Also when final: a page that fell behind catches up over frames, not in one long task.
+    this.budget = final && this.catchingUp ? Math.min(this.budget * 2, CATCH_UP_BUDGET_MS) : FRAME_BUDGET_MS;
+    const deadline = performance.now() + this.budget;
     let behind = false;
+    if (final && this.catchingUp && ++this.finalUpdates > CATCH_UP_UPDATES) this.commitRest(text);
     for (;;) {
       const rest = text.slice(this.committedEnd);
-      const due = final || this.catchingUp || rest.length <= SMALL_TAIL || rest.length >= this.parsedTail.length * 1.25;
+      const due = final || this.catchingUp || this.scan !== null || rest.length <= SMALL_TAIL || rest.length >= this.parsedTail.length * 1.25;
       if (!due) break;
-      const { commitTo, whole } = this.step(rest, final, window);
-      this.committedEnd += commitTo;
-      if (whole) {
-        this.parsedTail = text.slice(this.committedEnd);
+      if (this.step(rest, final, deadline)) {
         this.catchingUp = false;
+        this.finalUpdates = 0;
         break;
       }
-      // The window held only part of the new text: go on, within a frame's budget while streaming.
-      this.parsedTail = '';
-      if (commitTo === 0) window *= 2; // one block larger than the window
-      // Also when final: a page that fell behind catches up over frames, not in one long task.
-      if (performance.now() - started > FRAME_BUDGET_MS) {
+      if (performance.now() >= deadline) {
         this.catchingUp = behind = true;
         break;
       }
@@ -399,33 +475,83 @@ export class StreamingSplit {
     return { groups, tail: this.parsedTail, pending: rest.slice(this.parsedTail.length), pendingAt: this.committedEnd + this.parsedTail.length, behind };
   }
 
-  /** Cuts blocks off the front of `rest` (looking at most `window` characters ahead). */
-  private step(rest: string, final: boolean, window: number): { commitTo: number; whole: boolean } {
-    const fence = openingFence(rest);
-    const closed = fence ? fenceEnd(rest, fence) : -1;
-    if (fence && (closed > GIANT_BLOCK || (closed === -1 && rest.length > GIANT_BLOCK))) {
-      // A giant fenced block: its end is found by a line scan, never by the parser.
-      const commitTo = closed === -1 ? (final ? rest.length : 0) : closed;
-      if (commitTo > 0) this.commit(rest.slice(0, commitTo), true);
-      return { commitTo, whole: closed === -1 || closed === rest.length };
+  /** Cuts blocks off the front of `rest`, or moves the parse that will: whether all the text there is has been looked at. */
+  private step(rest: string, final: boolean, deadline: number): boolean {
+    if (!this.scan) {
+      const fence = openingFence(rest);
+      const closed = fence ? fenceEnd(rest, fence) : -1;
+      if (fence && (closed > GIANT_BLOCK || (closed === -1 && rest.length > GIANT_BLOCK))) {
+        // A giant fenced block: its end is found by a line scan, never by the parser.
+        const commitTo = closed === -1 ? (final ? rest.length : 0) : closed;
+        if (commitTo > 0) this.commit(rest.slice(0, commitTo), true);
+        this.committedEnd += commitTo;
+        this.parsedTail = rest.slice(commitTo);
+        return closed === -1 || closed === rest.length;
+      }
+      const cut = rest.length > this.window ? rest.lastIndexOf('\n', this.window) + 1 : rest.length;
+      const toEnd = cut <= 0 || cut >= rest.length;
+      const part = toEnd ? rest : rest.slice(0, cut);
+      // The line scan when it is sure and finds cuts; the parser where it is not, or where a long
+      // stretch has no paragraph after a blank line (a long list or table) and finer cuts help.
+      const quick = quickBlockStarts(part);
+      if (quick && (quick.length > 1 || part.length <= QUICK_ONLY)) return this.cutAt(rest, part, quick, toEnd, final);
+      this.scan = { parse: new BlockScan(part), toEnd };
     }
-    const cut = rest.length > window ? rest.lastIndexOf('\n', window) + 1 : rest.length;
-    const whole = cut <= 0 || cut >= rest.length;
-    const part = whole ? rest : rest.slice(0, cut);
-    // The line scan when it is sure and finds cuts; the parser where it is not, or where a long
-    // stretch has no paragraph after a blank line (a long list or table) and finer cuts help.
-    const quick = quickBlockStarts(part);
-    const starts = quick && (quick.length > 1 || part.length <= QUICK_ONLY) ? quick : blockStarts(part);
-    let commitTo = 0;
-    if (final && whole) commitTo = rest.length;
-    else if (starts.length >= 2) commitTo = starts[starts.length - 1];
+    const { parse, toEnd } = this.scan;
+    if (!parse.advance(deadline)) return false;
+    this.scan = null;
+    return this.cutAt(rest, parse.text, parse.starts(), toEnd, final);
+  }
+
+  /**
+   * Commits the blocks of `part` (a prefix of `rest`) but its last, or all of them when the
+   * message is finished and `part` is all of it. Whether all the text there is has been looked at.
+   */
+  private cutAt(rest: string, part: string, starts: number[], toEnd: boolean, final: boolean): boolean {
+    const all = final && toEnd && part.length === rest.length;
+    const commitTo = all ? rest.length : starts.length >= 2 ? starts[starts.length - 1] : 0;
     let from = 0;
     for (const at of [...starts.slice(1), rest.length]) {
       if (at > commitTo) break;
       this.commit(rest.slice(from, at), false);
       from = at;
     }
-    return { commitTo, whole };
+    this.committedEnd += commitTo;
+    if (commitTo > 0) this.window = WINDOW;
+    if (all) {
+      this.parsedTail = '';
+      return true;
+    }
+    if (toEnd && !final) {
+      // The last block as parsed (what arrived while it was parsed follows it as pending text).
+      this.parsedTail = part.slice(commitTo);
+      // The next look (once the text grew by a quarter) starts small again: a block may begin in what arrives.
+      this.window = WINDOW;
+      return true;
+    }
+    // A look that did not reach the end: more to cut. Without a cut, no block starts in `part`
+    // (text only grows): the first block is a large one, and the next look reaches the end.
+    if (commitTo > 0) this.parsedTail = '';
+    else this.window = Math.max(this.window * 2, Math.min(rest.length + 1, FAR_LOOK));
+    return false;
+  }
+
+  /** Ends cutting: all the text after the committed blocks becomes one group. */
+  private commitRest(text: string): void {
+    let rest = text.slice(this.committedEnd);
+    // A large group that begins with a fence would be taken for a giant fence (isGiantFence):
+    // the fences at its start are groups of their own.
+    for (let fence = openingFence(rest); fence && rest.length > GIANT_BLOCK; fence = openingFence(rest)) {
+      const end = fenceEnd(rest, fence);
+      if (end <= 0) break;
+      this.commit(rest.slice(0, end), false);
+      rest = rest.slice(end);
+    }
+    if (rest) this.commit(detached(rest), true);
+    this.committedEnd = text.length;
+    this.parsedTail = '';
+    this.scan = null;
+    this.catchingUp = false;
   }
 
   private commit(block: string, alone: boolean): void {
@@ -457,5 +583,9 @@ export class StreamingSplit {
     this.open = '';
     this.parsedTail = '';
     this.catchingUp = false;
+    this.window = WINDOW;
+    this.scan = null;
+    this.budget = FRAME_BUDGET_MS;
+    this.finalUpdates = 0;
   }
 }

@@ -25,6 +25,10 @@ export interface AppCoreOptions {
   openPath?: (path: string) => Promise<string>;
   /** How agents are started (default: a process each; unit tests run the fixture in-process). */
   startAgent?: StartAgent;
+  /** The environment checkpoints run git in (tests: a PATH without git). Default: `process.env`. */
+  checkpointEnv?: NodeJS.ProcessEnv;
+  /** When pruning of old checkpoints runs after the start (default: a minute). */
+  checkpointPruneDelayMs?: number;
 }
 
 /**

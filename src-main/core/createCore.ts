@@ -3,6 +3,8 @@ import { homedir } from 'node:os';
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import { describeExit } from '../acp/agentWire';
+import { checkpointHandlers } from '../checkpoints/checkpointHandlers';
+import { CheckpointService, type CheckpointSession } from '../checkpoints/checkpointService';
 import { AgentManager } from '../agents/agentManager';
 import { fsHandlers } from '../fs/fsHandlers';
 import { historyHandlers } from '../history/historyHandlers';
@@ -11,6 +13,7 @@ import { logHandlers } from '../log/logHandlers';
 import { logError, logWarn, openMainLog } from '../log/mainLog';
 import { registryHandlers } from '../registry/registryHandlers';
 import { RegistryService } from '../registry/registryService';
+import type { Session } from '../sessions/session';
 import { SessionManager } from '../sessions/sessionManager';
 import { settingsHandlers } from '../store/settingsHandlers';
 import { SettingsStore } from '../store/settingsStore';
@@ -63,7 +66,41 @@ export function createCore(options: AppCoreOptions): AppCore {
     },
     cancelGraceMs: options.cancelGraceMs,
     updateSettings: (mutate) => settings.update(mutate),
+    turnHooks: {
+      beforeTurn: (session, turnId) =>
+        checkpoints.beforeTurn(checkpointPort(session), turnId).catch((error: unknown) => {
+          logError(`Checkpoint before a turn of ${session.id}`, error);
+          return [];
+        }),
+      afterTurn: (session, turnId) =>
+        void checkpoints.afterTurn(checkpointPort(session), turnId).catch((error: unknown) => logError(`Checkpoint after a turn of ${session.id}`, error)),
+    },
   });
+  // ---- checkpoints (issue 24)
+  const checkpoints = new CheckpointService({ dataDir: options.dataDir, settings: () => settings.settings.checkpoints, env: options.checkpointEnv });
+  /** A session as checkpoints see it: what they record after the tab closed is dropped (its log is closed). */
+  const checkpointPort = (session: Session): CheckpointSession => ({
+    id: session.id,
+    get roots() {
+      return session.roots;
+    },
+    get turn() {
+      return session.turn;
+    },
+    fold: () => session.fold(),
+    record: (body) => (sessions.live(session.id) === session ? session.record(body) : undefined),
+  });
+  for (const report of checkpoints.recover()) {
+    logWarn(report);
+    notice('warning', report);
+  }
+  // Pruning by age and space, once the start is over (it may run git gc).
+  const pruneTimer = setTimeout(
+    () => void checkpoints.prune().catch((error: unknown) => logError('Pruning checkpoints', error)),
+    options.checkpointPruneDelayMs ?? 60_000,
+  );
+  pruneTimer.unref?.();
+  // ---- end of checkpoints
   const tabs = new TabsStore(options.dataDir);
   const history: HistoryService = new HistoryService({
     dataDir: options.dataDir,
@@ -142,6 +179,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     ...registryHandlers(registry),
     ...historyHandlers(history),
     ...logHandlers(options.openPath),
+    ...checkpointHandlers(checkpoints, (sessionId) => checkpointPort(sessions.get(sessionId))),
   };
 
   return {
@@ -167,6 +205,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       return [...turns, ...registry.installer.activeOperations()];
     },
     dispose: async () => {
+      clearTimeout(pruneTimer);
       await sessions.disposeAll();
       await history.dispose();
       await agents.stopAll();

@@ -7,6 +7,7 @@ import { registryEvents, registryRequests } from './registryContract';
 import { historyRequests } from './historyContract';
 import { logRequests } from './logContract';
 import { agentWorkRequests } from './agentWorkContract';
+import { checkpointRequests } from './checkpointContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -121,6 +122,7 @@ export const requests = {
   ...historyRequests,
   ...logRequests,
   ...agentWorkRequests,
+  ...checkpointRequests,
 } as const;
 
 export const events = {

@@ -1,3 +1,4 @@
+import type { CheckpointEventBody } from './checkpointEvents';
 import type { NeutralEventBody } from './neutralEvents';
 import type { ContentBlock, RawObject } from './raw';
 
@@ -139,6 +140,9 @@ export type SessionEventBody =
   | { kind: 'session.readonly'; reason: string }
   /** What ACP v1 cannot express (message upserts, tool patches, agent terminals, session state…). */
   | NeutralEventBody
+  // ---- checkpoints (issue 24): snapshots, what a turn changed, restores, review decisions
+  | CheckpointEventBody
+  // ---- end of checkpoints
   /** An event kind this version does not know (read from a newer log): kept and shown raw. */
   | { kind: `_${string}`; [key: string]: unknown };
 

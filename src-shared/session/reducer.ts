@@ -4,6 +4,7 @@ import { isKnown, KNOWN_UPDATE_KINDS } from '../acp/known';
 import { usageView } from '../acp/usage';
 import type { ContentBlock, RawObject, SessionEvent } from './events';
 import { applyNeutralEvent, isNeutralEvent, type NeutralHelpers } from './reduceNeutral';
+import { applyCheckpointEvent, isCheckpointEvent } from './reduceCheckpoints';
 import { emptySession, type PlanEntryItem, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
 
 /**
@@ -61,6 +62,7 @@ const NEUTRAL_HELPERS: NeutralHelpers = { settle: (state, to) => settleOpenToolC
 
 function applyEvent(state: SessionState, event: SessionEvent): void {
   if (isNeutralEvent(event)) return applyNeutralEvent(state, event, NEUTRAL_HELPERS);
+  if (isCheckpointEvent(event)) return applyCheckpointEvent(state, event);
   switch (event.kind) {
     case 'session.created':
       state.agentId = event.agentId;

@@ -386,7 +386,9 @@ function reviewScope(state: CheckpointsState, scope: string): { base: string | u
   for (const turn of turns)
     for (const file of turn.files ?? []) {
       const key = `${file.root}\0${file.path}`;
-      if (!seen.has(key)) (files.push(file), seen.add(key));
+      if (seen.has(key)) continue;
+      seen.add(key);
+      files.push(file);
     }
   return { base: turns.find((turn) => turn.before)?.before, after: [...turns].reverse().find((turn) => turn.after)?.after, files };
 }

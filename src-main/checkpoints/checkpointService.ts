@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RestorePreview, RestorePreviewFile, ReviewFile } from '../../src-shared/ipc/checkpointContract';
 import { lineHunks, revertHunk } from '../../src-shared/diff/lineHunks';
@@ -37,6 +38,9 @@ export interface CheckpointServiceOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A folder with more files than this (outside .gitignore) at its first checkpoint gets none: a snapshot would take minutes. */
+const MAX_FILES = 100_000;
+
 /** Texts larger than this are not diffed in the panel (kept or rejected whole). */
 const MAX_REVIEW_TEXT = 1024 * 1024;
 
@@ -54,6 +58,8 @@ interface Taken {
  */
 export class CheckpointService {
   private readonly repos = new Map<string, ShadowRepo>();
+  /** Folders found too large for checkpoints in this run (not scanned again until the next start). */
+  private readonly tooLarge = new Set<string>();
   private git: Promise<string | null> | null = null;
   readonly journal: Journal;
   /** Test hooks: where a killed host would stop a restore or a reject. */
@@ -80,6 +86,15 @@ export class CheckpointService {
     return (await this.git) ? null : GIT_MISSING;
   }
 
+  /** Why a folder gets no checkpoints at all: the home folder or a file system root (a snapshot of everything), or too many files. */
+  private refused(root: string): string | null {
+    const full = resolve(root);
+    if (full === resolve(homedir()) || full === dirname(full))
+      return `No checkpoints of ${root}: it is ${full === dirname(full) ? 'the root of the file system' : 'your home folder'} (open the session in a project folder to have them).`;
+    if (this.tooLarge.has(root)) return `No checkpoints of ${root}: it holds more than ${MAX_FILES.toLocaleString('en')} files outside .gitignore.`;
+    return null;
+  }
+
   /** Settles what a host killed during a checkpoint, a restore or a reject left (one line each). */
   recover(): string[] {
     return this.journal.recover();
@@ -94,13 +109,18 @@ export class CheckpointService {
     if (why) return { checkpointId, folders: roots.map((root) => ({ root, commit: null })), error: why };
     const limit = this.options.settings().maxFileMB * 1024 * 1024;
     const folders = await Promise.all(
-      roots.map(async (root): Promise<FolderSnapshot> => {
+      roots.map(async (root): Promise<FolderSnapshot & { refused?: string }> => {
         try {
           if (!existsSync(root)) return { root, commit: null };
+          const refused = this.refused(root);
+          if (refused) return { root, commit: null, refused };
           const repo = this.repo(root);
           const done = this.journal.checkpointStarted(root, repo.gitDir);
-          const result = await repo.snapshot(checkpointId, limit);
-          done();
+          const result = await repo.snapshot(checkpointId, limit, MAX_FILES).finally(done);
+          if (result.tooMany) {
+            this.tooLarge.add(root);
+            return { root, commit: null, refused: `No checkpoints of ${root}: it holds more than ${MAX_FILES.toLocaleString('en')} files outside .gitignore.` };
+          }
           return { root, commit: result.commit, ...(result.skipped.length ? { skipped: result.skipped } : {}) };
         } catch (error) {
           logWarn(`Checkpoint of ${root}`, error);
@@ -108,8 +128,10 @@ export class CheckpointService {
         }
       }),
     );
-    const failed = folders.filter((folder) => !folder.commit && existsSync(folder.root)).map((folder) => folder.root);
-    return { checkpointId, folders, ...(failed.length ? { error: `No checkpoint of ${failed.join(', ')} (see the log).` } : {}) };
+    const refusals = folders.flatMap((folder) => (folder.refused ? [folder.refused] : []));
+    const failed = folders.filter((folder) => !folder.commit && !folder.refused && existsSync(folder.root)).map((folder) => folder.root);
+    const error = [...refusals, ...(failed.length ? [`No checkpoint of ${failed.join(', ')} (see the log).`] : [])].join(' ');
+    return { checkpointId, folders: folders.map(({ refused: _refused, ...folder }) => folder), ...(error ? { error } : {}) };
   }
 
   private recordTaken(session: CheckpointSession, taken: Taken, reason: 'turn' | 'turnEnd' | 'restore', turnId: string | null): void {
@@ -141,6 +163,8 @@ export class CheckpointService {
   /** Before a turn: a checkpoint of every folder. Returns the text block that tells the agent about a restore, if one is due. */
   async beforeTurn(session: CheckpointSession, turnId: string): Promise<ContentBlock[]> {
     const note = session.fold().checkpoints?.pendingNote;
+    // Turned off by the person: nothing recorded, nothing said (the Review panel says it is off).
+    if (!this.options.settings().enabled && !note) return [];
     const taken = await this.take(session);
     this.recordTaken(session, taken, 'turn', turnId);
     return note ? [{ type: 'text', text: note }] : [];
@@ -148,6 +172,7 @@ export class CheckpointService {
 
   /** After a turn: a checkpoint again, and what changed between the two ("N files changed"). */
   async afterTurn(session: CheckpointSession, turnId: string): Promise<void> {
+    if (!this.options.settings().enabled) return;
     const taken = await this.take(session);
     if (taken.error && !taken.folders.some((folder) => folder.commit)) return;
     this.recordTaken(session, taken, 'turnEnd', turnId);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lineHunks } from '../../src-shared/diff/lineHunks';
@@ -221,7 +222,9 @@ describe('what a checkpoint holds', () => {
     const session = new FakeSession([folder]);
     await session.runTurn(service, 't1', () => write('a.txt', 'x'));
     expect(existsSync(join(data, 'checkpoints'))).toBe(false);
-    expect(session.notices()).toEqual([expect.stringMatching(/turned off/)]);
+    // The person chose it: nothing in the transcript; the Review panel says it is off.
+    expect(session.events.map((event) => event.kind)).toEqual(['session.created', 'turn.started', 'turn.ended']);
+    expect((await service.review(session, SESSION_SCOPE)).unavailable).toMatch(/turned off/);
   });
 });
 
@@ -322,6 +325,12 @@ describe('a host killed half-way', () => {
   });
 });
 
+it('takes no checkpoint of the home folder', async () => {
+  const home = new FakeSession([homedir()]);
+  await home.runTurn(service, 't1', () => undefined);
+  expect(home.notices()).toEqual([expect.stringMatching(/No checkpoints of .*: it is your home folder/)]);
+});
+
 describe('pruning', () => {
   it('drops checkpoints older than the age limit and says what a pruned one can no longer do', async () => {
     write('a.txt', 'a\n');
@@ -330,6 +339,20 @@ describe('pruning', () => {
     const result = await service.prune(Date.now() + 40 * 86_400_000);
     expect(result.removed).toBeGreaterThan(0);
     await expect(service.preview(session, session.fold().checkpoints!.turns.t1.before!)).rejects.toThrow(/was pruned/);
+  });
+
+  it('drops the oldest checkpoints while they take more than the space limit, keeping the newest', async () => {
+    const session = new FakeSession([folder]);
+    // Incompressible versions of one file: each old version is held only by older checkpoints.
+    for (let i = 0; i < 4; i++) await session.runTurn(service, `t${i}`, () => write('data.bin', randomBytes(200_000)));
+    expect(service.spaceUsed()).toBeGreaterThan(0.75 * 1024 * 1024);
+    settings.maxTotalMB = 0.6;
+    const result = await service.prune();
+    expect(result.removed).toBeGreaterThan(0);
+    expect(result.bytes).toBeLessThanOrEqual(0.6 * 1024 * 1024);
+    const last = session.fold().checkpoints!.turns.t3.after!;
+    await expect(service.preview(session, last)).resolves.toMatchObject({ checkpointId: last });
+    await expect(service.preview(session, session.fold().checkpoints!.turns.t0.before!)).rejects.toThrow(/was pruned/);
   });
 });
 

@@ -22,6 +22,8 @@ export interface SnapshotResult {
   changed: boolean;
   /** Files left out for their size (relative paths), this time and before. */
   skipped: string[];
+  /** The first snapshot found more files than allowed and took none. */
+  tooMany?: boolean;
 }
 
 const SHA = /^[0-9a-f]{40,64}$/;
@@ -158,12 +160,13 @@ export class ShadowRepo {
    * then only the files it names are added. Nothing changed: the last commit is reused, which
    * costs the scan alone. `ref` keeps the commit alive until pruned.
    */
-  snapshot(ref: string, maxFileBytes: number): Promise<SnapshotResult> {
+  snapshot(ref: string, maxFileBytes: number, maxFiles = Infinity): Promise<SnapshotResult> {
     return this.exclusive(async () => {
       await this.init();
       const head = this.head();
       const status = await this.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']);
       const entries = parseStatus(status);
+      if (!head && entries.length > maxFiles) return { commit: '', changed: false, skipped: [], tooMany: true };
       let skipped = this.readSkipped();
       // A file that shrank under the limit is taken again; one that is gone is forgotten.
       const stillBig: string[] = [];

@@ -57,7 +57,8 @@ export interface SessionHost {
   cancelGraceMs: number;
   /**
    * Checkpoints (issue 24): awaited before the prompt goes out (the snapshot must precede any
-   * write of the turn); the blocks it returns go before the prompt (a note about restored files).
+   * write of the turn); the blocks it returns go after the prompt (a note about restored files;
+   * after, so a slash command that opens the prompt stays first).
    */
   beforeTurn?(session: Session, turnId: string): Promise<ContentBlock[]>;
   /** Checkpoints: the turn ended (called before the next queued prompt starts, so snapshots stay in order). */
@@ -184,12 +185,12 @@ export class Session {
     /** The agent's own report of the turn's end is already in the log. */
     let endedInLog = false;
     try {
-      const preface = this.host.beforeTurn ? await this.host.beforeTurn(this, turn.turnId) : [];
+      const addendum = this.host.beforeTurn ? await this.host.beforeTurn(this, turn.turnId) : [];
       const connection = await this.host.connect(this);
       if (turn.abort.signal.aborted) throw new ProtocolError('cancelled before it started');
       const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
       if (refusal) throw new ProtocolError(refusal);
-      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt: preface.length ? [...preface, ...prompt] : prompt }, turn.abort.signal);
+      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt: addendum.length ? [...prompt, ...addendum] : prompt }, turn.abort.signal);
       // ACP says an agent answers a cancelled prompt with `cancelled`; Copilot CLI 1.0.79 (what the
       // catalog's Copilot language server runs) stops but answers `end_turn`. The person pressed
       // Stop and the agent stopped: the turn is shown as stopped.

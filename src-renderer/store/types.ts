@@ -41,6 +41,8 @@ export interface SessionUi {
   scroll: { top: number; following: boolean } | null;
   /** The review tab's selected file. */
   reviewPath: string | null;
+  /** Checkpoints (issue 24): the review tab's scope, a turn id or `session` (null: the whole session). */
+  reviewScope?: string | null;
 }
 
 export type Theme = 'system' | 'light' | 'dark';

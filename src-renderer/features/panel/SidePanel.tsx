@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { TerminalState } from '../../../src-shared/session/state';
 import { useSessionUi, useStore, type PanelTab } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { CheckpointReview, useHasCheckpointChanges } from '../checkpoints';
 import { DiffBlock } from '../diff/DiffBlock';
 import { FileViewer } from '../diff/FileViewer';
 import { PlanView } from '../plan/PlanView';
@@ -26,14 +27,15 @@ export function usePanelTabs(sessionId: string): PanelTab[] {
     return false;
   });
   const hasFile = useSessionUi(sessionId, (ui) => ui.file !== null);
+  const hasCheckpointChanges = useHasCheckpointChanges(sessionId);
   return useMemo(() => {
     const tabs: PanelTab[] = [];
     if (hasPlan) tabs.push('plan');
     if (hasTerminals) tabs.push('terminals');
-    if (hasChanges) tabs.push('review');
+    if (hasChanges || hasCheckpointChanges) tabs.push('review');
     if (hasFile) tabs.push('file');
     return tabs;
-  }, [hasPlan, hasTerminals, hasChanges, hasFile]);
+  }, [hasPlan, hasTerminals, hasChanges, hasCheckpointChanges, hasFile]);
 }
 
 /** Plan, terminals, the review of changed files and the file viewer, beside the transcript. */
@@ -77,7 +79,7 @@ export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelT
       <div className="panel-body" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`panel-tab-${tab}`}>
         {tab === 'plan' && <PlanView sessionId={sessionId} />}
         {tab === 'terminals' && <TerminalsView sessionId={sessionId} />}
-        {tab === 'review' && <ReviewView sessionId={sessionId} />}
+        {tab === 'review' && <Review sessionId={sessionId} />}
         {tab === 'file' && <FileTab sessionId={sessionId} />}
       </div>
     </aside>
@@ -94,6 +96,12 @@ function TerminalsView({ sessionId }: { sessionId: string }) {
       ))}
     </div>
   );
+}
+
+/** From checkpoints when the session has them (every write seen, keep/reject); else the changes the agent reported. */
+function Review({ sessionId }: { sessionId: string }) {
+  const fromCheckpoints = useHasCheckpointChanges(sessionId);
+  return fromCheckpoints ? <CheckpointReview sessionId={sessionId} /> : <ReviewView sessionId={sessionId} />;
 }
 
 function ReviewView({ sessionId }: { sessionId: string }) {

@@ -188,7 +188,12 @@ export function CheckpointReview({ sessionId }: { sessionId: string }) {
 }
 
 function HunkRow({ hunk, onKeep, onReject }: { hunk: LineHunk; onKeep: () => void; onReject: () => void }) {
-  const where = hunk.newLines.length ? `lines ${hunk.newStart + 1}–${hunk.newStart + hunk.newLines.length}` : `after line ${hunk.newStart}`;
+  const where =
+    hunk.newLines.length === 0
+      ? `after line ${hunk.newStart}`
+      : hunk.newLines.length === 1
+        ? `line ${hunk.newStart + 1}`
+        : `lines ${hunk.newStart + 1}–${hunk.newStart + hunk.newLines.length}`;
   const label = `Change at ${where}: −${hunk.oldLines.length} +${hunk.newLines.length}`;
   return (
     <li className="review-hunk" aria-label={label}>

@@ -78,7 +78,12 @@ export function RestoreDialog({ sessionId, checkpointId, title, onClose }: { ses
               {preview.files.map((file) => (
                 <li key={`${file.root}\0${file.path}`}>
                   <code>{file.path}</code> <span className="muted small">{ACTIONS[file.action]}</span>
-                  {file.editedByYou && <span className="badge-neutral restore-edited">edited by you since</span>}
+                  {file.editedByYou && (
+                    <>
+                      {' '}
+                      <span className="badge-neutral restore-edited">edited by you since</span>
+                    </>
+                  )}
                 </li>
               ))}
             </ul>

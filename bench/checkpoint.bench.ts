@@ -10,6 +10,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -56,6 +57,24 @@ try {
   await repo.snapshot('first', LIMIT);
   const first = performance.now() - t;
 
+  // The floor of any checkpoint engine written in JavaScript (isomorphic-git's statusMatrix, a
+  // hand-made walker): list every folder and stat every file, before reading .gitignore or
+  // comparing with an index. isomorphic-git is not installed here, so this floor stands in for it.
+  const walk = async (dir: string): Promise<number> => {
+    let count = 0;
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name === '.git') continue;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) count += await walk(full);
+      else {
+        await lstat(full);
+        count++;
+      }
+    }
+    return count;
+  };
+  const nodeWalk: number[] = [];
+
   const status: number[] = [];
   const unchanged: number[] = [];
   const changed: number[] = [];
@@ -63,6 +82,10 @@ try {
     t = performance.now();
     git('status', '--porcelain');
     status.push(performance.now() - t);
+
+    t = performance.now();
+    await walk(folder);
+    nodeWalk.push(performance.now() - t);
 
     t = performance.now();
     const same = await repo.snapshot(`u${run}`, LIMIT);
@@ -84,6 +107,7 @@ try {
   row('git status (the person’s repository)', gitStatus);
   row('checkpoint, nothing changed', median(unchanged));
   row('checkpoint, 10 files changed', median(changed));
+  row('Node readdir + lstat of every file (JS floor)', median(nodeWalk));
   console.log(`${'first checkpoint (every file stored)'.padEnd(44)} ${first.toFixed(1).padStart(8)} ms`);
   console.log(`${'project size (files only)'.padEnd(44)} ${(du(folder) / 1024 / 1024 - du(join(folder, '.git')) / 1024 / 1024).toFixed(1).padStart(8)} MB`);
   console.log(`${'person’s .git'.padEnd(44)} ${(du(join(folder, '.git')) / 1024 / 1024).toFixed(1).padStart(8)} MB`);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lineHunks } from '../../src-shared/diff/lineHunks';
 import { disposer, makeCore } from '../testing/coreHarness';
+import { CheckpointService } from './checkpointService';
 
 /**
  * Checkpoints through the whole core with the fixture agent: whatever writes a file during a turn
@@ -94,5 +95,33 @@ describe('checkpoints around fixture-agent turns', () => {
       h.core.handlers['checkpoint.reject']({ sessionId, scope: turn.turnId, root: h.workspace, path: 'code.txt', hunk: null, diskHash: again.diskHash }),
     ).rejects.toThrow(/changed on disk since the Review panel showed it, so nothing was written/);
     expect(readFileSync(file('code.txt'), 'utf8')).toBe('a\nb\nc\nd\ne\nF\nmy own line\n');
+  });
+
+  it('a host killed during a restore: the next start finishes it and says so in a notice', async () => {
+    const { h, promptAndSettle, file } = setup();
+    writeFileSync(file('a.txt'), 'one\n');
+    writeFileSync(file('b.txt'), 'two\n');
+    const sessionId = await h.newSession();
+    const turn = await promptAndSettle(sessionId, 'cpself a.txt changed\n');
+    await promptAndSettle(sessionId, 'cpself b.txt changed too\n');
+    // The same service the core runs, over the same data folder, stopped after the first rename.
+    const killed = new CheckpointService({ dataDir: h.dataDir, settings: () => ({ enabled: true, maxFileMB: 5, maxAgeDays: 30, maxTotalMB: 1024 }) });
+    killed.crash = {
+      beforeRename: (index) => {
+        if (index === 1) throw new Error('killed');
+      },
+    };
+    const before = h.state(sessionId).checkpoints!.turns[turn.turnId].before!;
+    await expect(killed.restore(h.core.sessions.get(sessionId), before)).rejects.toThrow('killed');
+    const half = [readFileSync(file('a.txt'), 'utf8'), readFileSync(file('b.txt'), 'utf8')];
+    expect(half.filter((text) => text.includes('changed')).length).toBe(1);
+    await h.dispose();
+
+    const next = harnesses.track(makeCore([], { checkpoints: { enabled: true } }, { dataDir: h.dataDir, workspace: h.workspace }));
+    await next.core.ready;
+    expect(next.core.state().notices.map((notice) => notice.message)).toContainEqual(
+      expect.stringMatching(/The app stopped during a restore \(to before message 1\); it was completed at this start/),
+    );
+    expect([readFileSync(file('a.txt'), 'utf8'), readFileSync(file('b.txt'), 'utf8')]).toEqual(['one\n', 'two\n']);
   });
 });

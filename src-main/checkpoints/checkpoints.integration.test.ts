@@ -107,6 +107,24 @@ describe('checkpoints of a folder that is not a git repository', () => {
     expect(existsSync(join(folder, 'keep.txt'))).toBe(false);
   });
 
+  it('takes every folder of the session: the workspace and an additional folder, each restored', async () => {
+    const extra = join(root, 'extra');
+    mkdirSync(extra);
+    writeFileSync(join(extra, 'lib.txt'), 'lib\n');
+    write('main.txt', 'main\n');
+    const session = new FakeSession([folder, extra]);
+    await session.runTurn(service, 't1', () => {
+      write('main.txt', 'main changed\n');
+      writeFileSync(join(extra, 'lib.txt'), 'lib changed\n');
+    });
+    expect(session.fold().checkpoints!.turns.t1.files!.map((file) => [file.root, file.path])).toEqual([
+      [folder, 'main.txt'],
+      [extra, 'lib.txt'],
+    ]);
+    await service.restore(session, session.fold().checkpoints!.turns.t1.before!);
+    expect([read('main.txt'), readFileSync(join(extra, 'lib.txt'), 'utf8')]).toEqual(['main\n', 'lib\n']);
+  });
+
   it('takes a cheap checkpoint when nothing changed: the same commit, no new object', async () => {
     write('a.txt', 'x\n');
     const session = new FakeSession([folder]);

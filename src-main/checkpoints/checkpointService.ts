@@ -86,6 +86,25 @@ export class CheckpointService {
     return (await this.git) ? null : GIT_MISSING;
   }
 
+  /**
+   * Takes the first snapshot of folders that have none yet, in the background (a new session):
+   * it stores every file once, which in a big project takes seconds the first prompt would wait.
+   */
+  warm(roots: string[]): void {
+    void (async () => {
+      if (await this.unavailable()) return;
+      const limit = this.options.settings().maxFileMB * 1024 * 1024;
+      for (const root of roots) {
+        if (!root || !existsSync(root) || this.refused(root)) continue;
+        const repo = this.repo(root);
+        if (existsSync(join(repo.gitDir, 'HEAD'))) continue;
+        const done = this.journal.checkpointStarted(root, repo.gitDir);
+        const result = await repo.snapshot(null, limit, MAX_FILES).finally(done);
+        if (result.tooMany) this.tooLarge.add(root);
+      }
+    })().catch((error: unknown) => logWarn('The first checkpoint of a new session’s folders', error));
+  }
+
   /** Why a folder gets no checkpoints at all: the home folder or a file system root (a snapshot of everything), or too many files. */
   private refused(root: string): string | null {
     const full = resolve(root);

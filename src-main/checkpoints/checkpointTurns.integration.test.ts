@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { lineHunks } from '../../src-shared/diff/lineHunks';
 import { disposer, makeCore } from '../testing/coreHarness';
 import { CheckpointService } from './checkpointService';
+import { shadowName } from './shadowRepo';
 
 /**
  * Checkpoints through the whole core with the fixture agent: whatever writes a file during a turn
@@ -33,6 +34,10 @@ describe('checkpoints around fixture-agent turns', () => {
     const { h, promptAndSettle, file } = setup();
     writeFileSync(file('notes.txt'), 'line one\nline two\n');
     const sessionId = await h.newSession();
+    // The folder's first checkpoint (every file stored) is taken when the session opens, not at the first prompt.
+    const shadow = join(h.dataDir, 'checkpoints', shadowName(h.workspace));
+    await h.waitFor(() => existsSync(join(shadow, 'refs', 'heads', 'master')) || existsSync(join(shadow, 'refs', 'heads', 'main')), 'the first snapshot');
+    expect(h.eventsOf(sessionId, 'checkpoint.taken')).toEqual([]);
 
     const viaClient = await promptAndSettle(sessionId, 'cpwrite notes.txt line one\\nline 2 by the agent\\n');
     expect(viaClient.files).toEqual([{ root: h.workspace, path: 'notes.txt', status: 'modified' }]);

@@ -158,9 +158,10 @@ export class ShadowRepo {
   /**
    * Takes a snapshot of the folder: one scan (`git status` against the last snapshot's index),
    * then only the files it names are added. Nothing changed: the last commit is reused, which
-   * costs the scan alone. `ref` keeps the commit alive until pruned.
+   * costs the scan alone. `ref` keeps the commit alive until pruned (null: only HEAD does, the
+   * first snapshot of a new session's folder, which the next checkpoint starts from).
    */
-  snapshot(ref: string, maxFileBytes: number, maxFiles = Infinity): Promise<SnapshotResult> {
+  snapshot(ref: string | null, maxFileBytes: number, maxFiles = Infinity): Promise<SnapshotResult> {
     return this.exclusive(async () => {
       await this.init();
       const head = this.head();
@@ -192,7 +193,7 @@ export class ShadowRepo {
         this.writeSkipped(skipped);
       }
       if (head && add.length === 0 && untrack.length === 0) {
-        this.writeRef(`refs/acp/${ref}`, head);
+        if (ref) this.writeRef(`refs/acp/${ref}`, head);
         return { commit: head, changed: false, skipped };
       }
       // `update-index` with the scan's own list: `add -A` with many pathspecs walks the whole folder again.
@@ -207,10 +208,10 @@ export class ShadowRepo {
       }
       const tree = (await this.git(['write-tree'])).toString('utf8').trim();
       // No parent: each checkpoint is kept alive by its own ref alone, so pruning a ref frees what only it held.
-      const commit = (await this.git(['commit-tree', tree, '-m', `checkpoint ${ref}`])).toString('utf8').trim();
+      const commit = (await this.git(['commit-tree', tree, '-m', `checkpoint ${ref ?? 'first'}`])).toString('utf8').trim();
       if (!SHA.test(commit)) throw new Error(`git commit-tree answered "${commit.slice(0, 80)}"`);
       this.writeRef('HEAD', commit);
-      this.writeRef(`refs/acp/${ref}`, commit);
+      if (ref) this.writeRef(`refs/acp/${ref}`, commit);
       return { commit, changed: true, skipped };
     });
   }

@@ -63,6 +63,9 @@ export function createCore(options: AppCoreOptions): AppCore {
     opened: (sessionId) => {
       tabs.open(sessionId);
       changed();
+      // A folder's first checkpoint stores every file (seconds in a big project): taken now, not at the first prompt.
+      const opened = sessions.live(sessionId);
+      if (opened) checkpoints.warm(opened.roots);
     },
     cancelGraceMs: options.cancelGraceMs,
     updateSettings: (mutate) => settings.update(mutate),

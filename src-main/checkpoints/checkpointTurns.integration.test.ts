@@ -129,4 +129,15 @@ describe('checkpoints around fixture-agent turns', () => {
     );
     expect([readFileSync(file('a.txt'), 'utf8'), readFileSync(file('b.txt'), 'utf8')]).toEqual(['one\n', 'two\n']);
   });
+
+  it('where git is missing: one clear notice, the turn and the agent’s write go on', async () => {
+    const h = harnesses.track(makeCore([], { checkpoints: { enabled: true } }, { core: { checkpointEnv: { ...process.env, PATH: '/nonexistent-bin' } } }));
+    const sessionId = await h.newSession();
+    await h.prompt(sessionId, 'cpwrite plain.txt still written');
+    await h.prompt(sessionId, 'hello');
+    expect(readFileSync(join(h.workspace, 'plain.txt'), 'utf8')).toBe('still written');
+    expect(h.notices(sessionId).map((notice) => notice.message)).toEqual([expect.stringMatching(/^Checkpoints are off: the system has no `git` command/)]);
+    expect(h.eventsOf(sessionId, 'turn.changes')).toEqual([]);
+    expect(h.agentText(sessionId)).toMatch(/Echo/);
+  });
 });

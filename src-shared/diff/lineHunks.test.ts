@@ -35,3 +35,17 @@ describe('lineHunks', () => {
     expect(() => revertHunk('a\nd\n', hunk)).toThrow(/not where it was/);
   });
 });
+
+describe('lineHunks on big files', () => {
+  it('finds scattered edits in a 20,000-line file and gives up on a rewrite with one hunk', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `line ${i}\n`);
+    const edited = lines.map((line, i) => (i % 1000 === 500 ? `changed ${i}\n` : line));
+    const hunks = lineHunks(lines.join(''), edited.join(''));
+    expect(hunks).toHaveLength(20);
+    expect(hunks[3]).toMatchObject({ oldStart: 3500, oldLines: ['line 3500\n'], newLines: ['changed 3500\n'] });
+    const rewritten = lines.map((line) => `new ${line}`);
+    const [whole, ...rest] = lineHunks(lines.join(''), rewritten.join(''));
+    expect(rest).toEqual([]);
+    expect(revertHunk(rewritten.join(''), whole)).toBe(lines.join(''));
+  });
+});

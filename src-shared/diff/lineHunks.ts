@@ -31,8 +31,12 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Beyond this many edits the diff gives up finding the shortest script: one hunk for the changed middle. */
-const MAX_EDITS = 4000;
+/**
+ * Beyond this many edited lines the diff gives up finding the shortest script: one hunk for the
+ * changed middle. The walk back keeps each round's frontier (2d + 1 numbers in round d), so this
+ * bounds its memory to about MAX_EDITS² numbers (4 MB).
+ */
+const MAX_EDITS = 1000;
 
 /** The hunks that turn `oldText` into `newText`, in file order. */
 export function lineHunks(oldText: string, newText: string): LineHunk[] {
@@ -88,10 +92,11 @@ function middleRuns(a: string[], b: string[]): Run[] {
   const max = Math.min(n + m, MAX_EDITS);
   const offset = max + 1;
   let v = new Int32Array(2 * max + 3);
+  /** Round d's frontier before its moves, diagonals -d..d (index k + d). */
   const trace: Int32Array[] = [];
   let found = -1;
   for (let d = 0; d <= max && found < 0; d++) {
-    trace.push(v.slice());
+    trace.push(v.slice(offset - d, offset + d + 1));
     const next = v.slice();
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
@@ -115,10 +120,11 @@ function middleRuns(a: string[], b: string[]): Run[] {
   let y = m;
   for (let d = found; d > 0; d--) {
     const prev = trace[d];
+    const at = (diagonal: number) => prev[diagonal + d];
     const k = x - y;
-    const down = k === -d || (k !== d && prev[offset + k - 1] < prev[offset + k + 1]);
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
     const prevK = down ? k + 1 : k - 1;
-    const prevX = prev[offset + prevK];
+    const prevX = at(prevK);
     const prevY = prevX - prevK;
     while (x > prevX + (down ? 0 : 1) && y > prevY + (down ? 1 : 0)) {
       shared.push([x - 1, y - 1]);

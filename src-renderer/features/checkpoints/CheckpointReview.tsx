@@ -8,6 +8,9 @@ import { Icon } from '../../ui/Icon';
 import { DiffBlock } from '../diff/DiffBlock';
 import { keepHunks, rejectChange, reviewFiles } from './actions';
 
+/** Above this many characters (old + new) a file is reviewed whole. */
+const MAX_HUNK_TEXT = 512 * 1024;
+
 /** The key kept for a file reviewed whole (binary, too large, deleted). */
 const WHOLE = 'whole';
 
@@ -64,7 +67,8 @@ export function CheckpointReview({ sessionId }: { sessionId: string }) {
   const rows = useMemo(
     () =>
       (files ?? []).map((file) => {
-        const whole = file.binary || file.tooLarge || file.newText === null;
+        // Hunks of big texts are not offered (the line diff would hold up the window): kept or rejected whole.
+        const whole = file.binary || file.tooLarge || file.newText === null || (file.oldText?.length ?? 0) + file.newText.length > MAX_HUNK_TEXT;
         const hunks = whole ? [] : lineHunks(file.oldText ?? '', file.newText ?? '');
         const kept = new Set(checkpoints?.kept[keptKey(scope, file.root, file.path)] ?? []);
         const pending = hunks.filter((hunk) => !kept.has(hunk.key));

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
@@ -487,8 +488,12 @@ function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
   return a.equals(b);
 }
 
+/**
+ * Not text the panel can diff and write back: a NUL byte, or bytes that are not UTF-8 (a
+ * Latin-1 file read as UTF-8 and written back would lose every byte it could not decode).
+ */
 function isBinary(bytes: Buffer | null | undefined): boolean {
-  return Boolean(bytes && bytes.subarray(0, 8000).includes(0));
+  return Boolean(bytes && (bytes.subarray(0, 8000).includes(0) || !isUtf8(bytes)));
 }
 
 function hashOf(bytes: Buffer | null): string {

@@ -201,6 +201,20 @@ describe('what a checkpoint holds', () => {
     expect(readFileSync(join(folder, 'logo.png')).equals(image)).toBe(true);
   });
 
+  it('offers a file that is not UTF-8 whole only, so no byte of it is lost', async () => {
+    const latin1 = Buffer.from('caf\xe9\nna\xefve\n', 'latin1');
+    write('old.txt', latin1);
+    const session = new FakeSession([folder]);
+    await session.runTurn(service, 't1', () => write('old.txt', Buffer.concat([latin1, Buffer.from('more\n')])));
+    const [file] = (await service.review(session, 't1')).files;
+    expect(file).toMatchObject({ path: 'old.txt', binary: true });
+    await expect(service.reject(session, { scope: 't1', root: folder, path: 'old.txt', hunk: 'any-0', diskHash: file.diskHash })).rejects.toThrow(
+      /not a text file: reject it whole/,
+    );
+    await service.reject(session, { scope: 't1', root: folder, path: 'old.txt', hunk: null, diskHash: file.diskHash });
+    expect(readFileSync(join(folder, 'old.txt')).equals(latin1)).toBe(true);
+  });
+
   it('leaves out a file over the size limit, says so, and never restores over it', async () => {
     write('small.txt', 'small\n');
     const session = new FakeSession([folder]);

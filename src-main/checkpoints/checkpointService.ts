@@ -1,18 +1,20 @@
 import { isUtf8 } from 'node:buffer';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { RestorePreview, RestorePreviewFile, ReviewFile } from '../../src-shared/ipc/checkpointContract';
 import { lineHunks, revertHunk } from '../../src-shared/diff/lineHunks';
-import { type ChangedPath, type CheckpointsState, type FolderSnapshot, SESSION_SCOPE } from '../../src-shared/session/checkpointEvents';
+import type { ChangedPath, FolderSnapshot } from '../../src-shared/session/checkpointEvents';
 import type { ContentBlock, SessionEventBody } from '../../src-shared/session/events';
 import type { SessionState } from '../../src-shared/session/state';
 import { UserError } from '../errors/errors';
 import { logWarn } from '../log/mainLog';
 import { GIT_MISSING, gitVersion } from './git';
 import { type FileStep, Journal } from './journal';
+import { commitOf, labelOf, lastAfter, lastSnapshot, reviewScope, turnOf } from './checkpointState';
+import { fileInFolders } from './fileInFolders';
 import { ShadowRepo, shadowName, type StoredFile } from './shadowRepo';
 
 export interface CheckpointSettings {
@@ -400,78 +402,10 @@ export class CheckpointService {
     return existsSync(this.home()) ? du(this.home()) : 0;
   }
 
-  // ---------------------------------------------------------------- paths
-
   /** A file of a session folder, refused when it is not inside one (nothing is written outside them). */
   private target(session: CheckpointSession, root: string, path: string): string {
-    if (!session.roots.includes(root)) throw new UserError(`${root} is not a folder of this session.`);
-    if (isAbsolute(path) || path.split(/[\\/]/).includes('..')) throw new UserError(`${path} is not a path inside ${root}.`);
-    const full = resolve(root, path);
-    const rel = relative(resolve(root), full);
-    if (!rel || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new UserError(`${path} is not a path inside ${root}.`);
-    // A folder on the way that is a link out of the workspace would carry the write outside it.
-    let parent = dirname(full);
-    while (!existsSync(parent) && parent !== dirname(parent)) parent = dirname(parent);
-    const realRoot = realpathSync(root);
-    const realParent = realpathSync(parent);
-    if (realParent !== realRoot && !realParent.startsWith(realRoot + sep)) throw new UserError(`${path} leads outside ${root} (a linked folder): not written.`);
-    return full;
+    return fileInFolders(session.roots, root, path);
   }
-}
-
-function reviewScope(state: CheckpointsState, scope: string): { base: string | undefined; after: string | undefined; files: ChangedPath[] } {
-  if (scope !== SESSION_SCOPE) {
-    const turn = state.turns[scope];
-    if (!turn) throw new UserError('There is no such turn with a checkpoint in this session.');
-    return { base: turn.before, after: turn.after, files: turn.files ?? [] };
-  }
-  const turns = state.order.map((turnId) => state.turns[turnId]).filter(Boolean);
-  const seen = new Set<string>();
-  const files: ChangedPath[] = [];
-  for (const turn of turns)
-    for (const file of turn.files ?? []) {
-      const key = `${file.root}\0${file.path}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      files.push(file);
-    }
-  return { base: turns.find((turn) => turn.before)?.before, after: [...turns].reverse().find((turn) => turn.after)?.after, files };
-}
-
-function commitOf(state: CheckpointsState, checkpointId: string | undefined, root: string): string | null {
-  if (!checkpointId) return null;
-  return state.snapshots[checkpointId]?.find((folder) => folder.root === root)?.commit ?? null;
-}
-
-function lastSnapshot(state: CheckpointsState): FolderSnapshot[] | undefined {
-  const ids = Object.keys(state.snapshots);
-  return ids.length ? state.snapshots[ids[ids.length - 1]] : undefined;
-}
-
-/** The checkpoint after the last turn that has one: how the agent left the files. */
-function lastAfter(state: CheckpointsState): string | undefined {
-  for (let i = state.order.length - 1; i >= 0; i--) {
-    const after = state.turns[state.order[i]]?.after;
-    if (after) return after;
-  }
-  return undefined;
-}
-
-function turnOf(state: CheckpointsState, checkpointId: string): string | null {
-  for (const turnId of state.order) if (state.turns[turnId]?.before === checkpointId) return turnId;
-  return null;
-}
-
-/** "2" for the checkpoint before the second message; a restore's undo is named for the restore it undoes. */
-function labelOf(state: SessionState, checkpointId: string): string {
-  const turnId = state.checkpoints ? turnOf(state.checkpoints, checkpointId) : null;
-  if (turnId) {
-    const users = state.entries.filter((entry) => entry.kind === 'user');
-    const index = users.findIndex((entry) => entry.kind === 'user' && entry.turnId === turnId);
-    if (index >= 0) return String(index + 1);
-  }
-  const restore = state.entries.find((entry) => entry.kind === 'restore' && entry.undoCheckpointId === checkpointId);
-  return restore?.kind === 'restore' ? restore.label : '?';
 }
 
 async function readDisk(path: string): Promise<Buffer | null> {

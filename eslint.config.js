@@ -17,6 +17,7 @@ const SRC_MAIN_LAYERS = [
   ['sessions/'], // sessions, turns, the client side of the protocol
   ['agents/'], // AgentManager: one process per agent, initialize
   ['acp/'], // AgentConnection: the only runtime user of the SDK
+  ['checkpoints/'], // shadow-git checkpoints of session folders, restores, rejects (issue 24)
   ['terminals/', 'fs/', 'store/'], // node-pty terminals, file access, files in the data folder
   ['process/', 'quirks/'], // spawning agent processes; agent-specific quirks
   ['net/', 'log/'], // HTTP helpers, the main log

@@ -84,6 +84,19 @@ export const worktreeSettingsSchema = z
   })
   .passthrough();
 
+/** Checkpoints of the session's folders (issue 24): on or off, the size limit per file, pruning. */
+export const checkpointSettingsSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Files larger than this are left out of checkpoints (and listed in a note). */
+    maxFileMB: z.number().positive().max(1024).default(5),
+    /** Checkpoints older than this are pruned. */
+    maxAgeDays: z.number().positive().max(3650).default(30),
+    /** Above this, the oldest checkpoints are pruned until the space used is under it. */
+    maxTotalMB: z.number().positive().default(2048),
+  })
+  .passthrough();
+
 export const settingsSchema = z
   .object({
     agents: z.array(customAgentSchema).default([]),
@@ -98,6 +111,8 @@ export const settingsSchema = z
     alwaysAllow: z.record(z.string(), z.string()).default({}),
     /** Worktree sessions (docs/WORKTREES.md). */
     worktrees: worktreeSettingsSchema.prefault({}),
+    /** Checkpoints before every turn (issue 24, docs/CHECKPOINTS.md). */
+    checkpoints: checkpointSettingsSchema.default(checkpointSettingsSchema.parse({})),
   })
   .passthrough();
 

@@ -30,6 +30,10 @@ export interface AppCoreOptions {
   remoteBackoffMs?: number[];
   /** How an agent's connection is made (default: over the SDK; session tests: `StubAgentLink`). */
   connectAgent?: ConnectionFactory;
+  /** The environment checkpoints run git in (tests: a PATH without git). Default: `process.env`. */
+  checkpointEnv?: NodeJS.ProcessEnv;
+  /** When pruning of old checkpoints runs after the start (default: a minute). */
+  checkpointPruneDelayMs?: number;
 }
 
 /**

@@ -5,6 +5,8 @@ import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import { describeExit } from '../acp/agentWire';
 import { AgentLogs } from '../agents/agentLog';
+import { checkpointHandlers } from '../checkpoints/checkpointHandlers';
+import { CheckpointService, type CheckpointSession } from '../checkpoints/checkpointService';
 import { AgentManager } from '../agents/agentManager';
 import { fsHandlers } from '../fs/fsHandlers';
 import { historyHandlers } from '../history/historyHandlers';
@@ -13,6 +15,7 @@ import { logHandlers } from '../log/logHandlers';
 import { logError, logWarn, openMainLog } from '../log/mainLog';
 import { registryHandlers } from '../registry/registryHandlers';
 import { RegistryService } from '../registry/registryService';
+import type { Session } from '../sessions/session';
 import { SessionManager } from '../sessions/sessionManager';
 import { settingsHandlers } from '../store/settingsHandlers';
 import { SettingsStore } from '../store/settingsStore';
@@ -70,9 +73,21 @@ export function createCore(options: AppCoreOptions): AppCore {
     opened: (sessionId) => {
       tabs.open(sessionId);
       changed();
+      // A folder's first checkpoint stores every file (seconds in a big project): taken now, not at the first prompt.
+      const opened = sessions.live(sessionId);
+      if (opened) checkpoints.warm(opened.roots);
     },
     cancelGraceMs: options.cancelGraceMs,
     updateSettings: (mutate) => settings.update(mutate),
+    turnHooks: {
+      beforeTurn: (session, turnId) =>
+        checkpoints.beforeTurn(checkpointPort(session), turnId).catch((error: unknown) => {
+          logError(`Checkpoint before a turn of ${session.id}`, error);
+          return [];
+        }),
+      afterTurn: (session, turnId) =>
+        void checkpoints.afterTurn(checkpointPort(session), turnId).catch((error: unknown) => logError(`Checkpoint after a turn of ${session.id}`, error)),
+    },
   });
   // ---- remote agents (issue 26): connection state and reconnecting with backoff
   const remote = new RemoteAgents({
@@ -86,6 +101,31 @@ export function createCore(options: AppCoreOptions): AppCore {
     changed,
     backoffMs: options.remoteBackoffMs,
   });
+  // ---- checkpoints (issue 24)
+  const checkpoints = new CheckpointService({ dataDir: options.dataDir, settings: () => settings.settings.checkpoints, env: options.checkpointEnv });
+  /** A session as checkpoints see it: what they record after the tab closed is dropped (its log is closed). */
+  const checkpointPort = (session: Session): CheckpointSession => ({
+    id: session.id,
+    get roots() {
+      return session.roots;
+    },
+    get turn() {
+      return session.turn;
+    },
+    fold: () => session.fold(),
+    record: (body) => (sessions.live(session.id) === session ? session.record(body) : undefined),
+  });
+  for (const report of checkpoints.recover()) {
+    logWarn(report);
+    notice('warning', report);
+  }
+  // Pruning by age and space, once the start is over (it may run git gc).
+  const pruneTimer = setTimeout(
+    () => void checkpoints.prune().catch((error: unknown) => logError('Pruning checkpoints', error)),
+    options.checkpointPruneDelayMs ?? 60_000,
+  );
+  pruneTimer.unref?.();
+  // ---- end of checkpoints
   const tabs = new TabsStore(options.dataDir);
   const history: HistoryService = new HistoryService({
     dataDir: options.dataDir,
@@ -190,6 +230,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     ...historyHandlers(history),
     ...logHandlers(options.openPath),
     ...worktreeHandlers(worktrees, { sessionTitle: (sessionId) => sessions.live(sessionId)?.fold().title ?? null, openPath: options.openPath }),
+    ...checkpointHandlers(checkpoints, (sessionId) => checkpointPort(sessions.get(sessionId))),
   };
 
   return {
@@ -217,6 +258,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     },
     dispose: async () => {
       remote.dispose();
+      clearTimeout(pruneTimer);
       await sessions.disposeAll();
       await history.dispose();
       await agents.stopAll();

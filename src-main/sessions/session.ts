@@ -54,6 +54,14 @@ export interface SessionHost {
   requireAuth(session: Session, message?: string): void;
   /** How long an agent may take to end a turn after `session/cancel` before we end it ourselves. */
   cancelGraceMs: number;
+  /**
+   * Checkpoints (issue 24): awaited before the prompt goes out (the snapshot must precede any
+   * write of the turn); the blocks it returns go after the prompt (a note about restored files;
+   * after, so a slash command that opens the prompt stays first).
+   */
+  beforeTurn?(session: Session, turnId: string): Promise<ContentBlock[]>;
+  /** Checkpoints: the turn ended (called before the next queued prompt starts, so snapshots stay in order). */
+  afterTurn?(session: Session, turnId: string): void;
 }
 
 /**
@@ -266,11 +274,12 @@ export class Session {
     /** The agent's own report of the turn's end is already in the log. */
     let endedInLog = false;
     try {
+      const addendum = this.host.beforeTurn ? await this.host.beforeTurn(this, turn.turnId) : [];
       const connection = await this.host.connect(this);
       if (turn.abort.signal.aborted) throw new UserError('cancelled before it started');
       const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
       if (refusal) throw new UserError(refusal);
-      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt }, turn.abort.signal);
+      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt: addendum.length ? [...prompt, ...addendum] : prompt }, turn.abort.signal);
       // ACP says an agent answers a cancelled prompt with `cancelled`; Copilot CLI 1.0.79 (what the
       // catalog's Copilot language server runs) stops but answers `end_turn`. The person pressed
       // Stop and the agent stopped: the turn is shown as stopped.
@@ -298,6 +307,7 @@ export class Session {
         this.running = null;
         this.cancelPending('turn ended');
         if (!endedInLog) this.record({ kind: 'turn.ended', turnId: turn.turnId, ...ended! });
+        this.host.afterTurn?.(this, turn.turnId);
         this.nextQueued();
       }
     }

@@ -35,6 +35,8 @@ export interface SessionManagerOptions {
   cancelGraceMs?: number;
   /** Changes settings.json (remembered permission choices); throws when the file is malformed. */
   updateSettings?: (mutate: (json: Record<string, unknown>) => void) => void;
+  /** Checkpoints before and after every turn (issue 24; see `SessionHost`). */
+  turnHooks?: Pick<SessionHost, 'beforeTurn' | 'afterTurn'>;
 }
 
 /** What a new session starts from: `session.new`, a fork, "continue", or a row of the agent's list. */
@@ -85,6 +87,7 @@ export class SessionManager {
       capabilities: (agentId) => this.options.agents.capabilities(agentId),
       requireAuth: (session, message) => requireAuth(this.options.agents, session, message),
       cancelGraceMs: options.cancelGraceMs ?? 10_000,
+      ...options.turnHooks,
     };
     this.signIn = new SignIn({
       agents: options.agents,

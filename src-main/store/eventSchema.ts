@@ -75,6 +75,23 @@ const bodies = {
   'agentTerminal.updated': { terminalId: str, raw: object },
   'session.state': { state: str, turnEnded: z.boolean(), raw: object },
   'update.unknown': { label: str, raw: object },
+  // checkpoints (issue 24)
+  'checkpoint.taken': {
+    checkpointId: str,
+    reason: str,
+    turnId: z.string().nullable(),
+    folders: z.array(z.looseObject({ root: str, commit: z.string().nullable() })),
+  },
+  'turn.changes': { turnId: str, before: str, after: str, files: z.array(z.looseObject({ root: str, path: str, status: str })) },
+  'checkpoint.restored': {
+    checkpointId: str,
+    undoCheckpointId: str,
+    turnId: z.string().nullable(),
+    label: str,
+    files: z.array(z.looseObject({ root: str, path: str })),
+  },
+  'review.kept': { scope: str, root: str, path: str, hunks: z.array(z.string()) },
+  'review.rejected': { scope: str, root: str, path: str, hunk: z.string().nullable() },
 } satisfies Record<Exclude<SessionEventKind, `_${string}`>, z.ZodRawShape>;
 
 const base = z.looseObject({ sessionId: str, seq: z.number().int().nonnegative(), ts: z.number(), kind: str });

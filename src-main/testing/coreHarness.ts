@@ -79,7 +79,10 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
         ...Object.entries(overrides).map(([id, override]) => [id, { protocol, ...override }]),
       ])
     : overrides;
-  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents, ...extra, agentOverrides }, null, 2));
+  // Checkpoints (a git snapshot around every turn) are off unless a test asks for them: they cost
+  // git processes per turn, and their own tests turn them on (src-main/checkpoints/).
+  const checkpoints = { enabled: false };
+  writeFileSync(join(dataDir, 'settings.json'), JSON.stringify({ agents, checkpoints, ...extra, agentOverrides }, null, 2));
   const core = createCore({
     dataDir,
     host: 'browser',

@@ -51,6 +51,8 @@ export interface SessionUi {
   reviewPath: string | null;
   /** The plan tab's plan: the id of the plan entry whose "Show plan" was pressed (null: the latest plan). */
   planEntryId: string | null;
+  /** Checkpoints (issue 24): the review tab's scope, a turn id or `session` (null: the whole session). */
+  reviewScope?: string | null;
 }
 
 export type Theme = 'system' | 'light' | 'dark';

@@ -123,6 +123,8 @@ function entryMarkdown(entry: TranscriptEntry, state: SessionState): string {
       );
     case 'file':
       return `#### Wrote \`${entry.path}\`\n\n${diffBlock(entry.path, entry.oldText, entry.newText)}`;
+    case 'restore':
+      return quote(`**Files restored** to before message ${entry.label}: ${entry.files.map((file) => `\`${file.path}\``).join(', ') || 'none changed'}`);
     case 'unknown':
       return `#### ${entry.label} (not understood by this version)\n\n${fence(json(entry.raw), 'json')}`;
   }

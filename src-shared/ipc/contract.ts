@@ -9,6 +9,7 @@ import { logRequests } from './logContract';
 import { agentWorkRequests } from './agentWorkContract';
 import { worktreeRequests } from './worktreeContract';
 import { remoteRequests } from './remoteContract';
+import { checkpointRequests } from './checkpointContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -125,6 +126,7 @@ export const requests = {
   ...agentWorkRequests,
   ...worktreeRequests,
   ...remoteRequests,
+  ...checkpointRequests,
 } as const;
 
 export const events = {

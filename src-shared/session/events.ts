@@ -1,4 +1,5 @@
 import type { AgentEventBody, ToolCallFields } from './agentEvents';
+import type { CheckpointEventBody } from './checkpointEvents';
 import type { ContentBlock, RawObject } from './raw';
 
 /**
@@ -144,6 +145,9 @@ export type SessionEventBody =
   | { kind: 'session.readonly'; reason: string }
   /** What the agent reported, decoded by the dialect (agentEvents.ts). */
   | AgentEventBody
+  // ---- checkpoints (issue 24): snapshots, what a turn changed, restores, review decisions
+  | CheckpointEventBody
+  // ---- end of checkpoints
   /** An event kind this version does not know (read from a newer log): kept and shown raw. */
   | { kind: `_${string}`; [key: string]: unknown };
 

@@ -4,6 +4,7 @@
 // the agent's state) are in foldTranscript.ts.
 import type { SessionEvent } from './events';
 import { applySessionState, appendChunk, applyToolFields, newTool, replacePlan, upsertMessage, type FoldHelpers } from './foldTranscript';
+import { applyCheckpointEvent, isCheckpointEvent } from './reduceCheckpoints';
 import { emptySession, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
 
 /**
@@ -47,6 +48,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const HELPERS: FoldHelpers = { settle: (state, to) => settleOpenToolCalls(state, to), recompute: (state) => recomputeStatus(state) };
 
 function applyEvent(state: SessionState, event: SessionEvent): void {
+  // Checkpoint events (snapshots, turn changes, restores, review decisions) fold in reduceCheckpoints.ts.
+  if (isCheckpointEvent(event)) return applyCheckpointEvent(state, event);
   switch (event.kind) {
     case 'session.created':
       state.agentId = event.agentId;

@@ -1,3 +1,4 @@
+import type { CheckpointsState, RestoreEntry } from './checkpointEvents';
 import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject, ToolCallFields } from './events';
 
 /** What the tab shows about a session at a glance. */
@@ -95,7 +96,17 @@ export interface UnknownEntry {
 }
 
 export type TranscriptEntry =
-  UserEntry | AgentMessageEntry | ThoughtEntry | ToolCallEntry | PlanEntry | StopEntry | NoticeEntry | FileWrittenEntry | UnknownEntry;
+  | UserEntry
+  | AgentMessageEntry
+  | ThoughtEntry
+  | ToolCallEntry
+  | PlanEntry
+  | StopEntry
+  | NoticeEntry
+  | FileWrittenEntry
+  | UnknownEntry
+  // A marker where files were restored to a checkpoint (issue 24).
+  | RestoreEntry;
 
 export interface PendingPermission {
   requestId: string;
@@ -186,6 +197,8 @@ export interface SessionState {
   messageIndex?: Record<string, number>;
   /** Reducer bookkeeping: planId → entry index. */
   planIndex?: Record<string, number>;
+  /** Checkpoints of the session's folders and what each turn changed (issue 24; reduceCheckpoints.ts). */
+  checkpoints?: CheckpointsState;
 }
 
 /** The state before any event. */

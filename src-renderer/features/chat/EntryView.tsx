@@ -1,10 +1,11 @@
 import { memo } from 'react';
 import { contentBlockView } from '../../../src-shared/acp/content';
 import type { ContentBlock } from '../../../src-shared/session/events';
-import type { FileWrittenEntry, PlanEntry, ThoughtEntry } from '../../../src-shared/session/state';
+import type { FileWrittenEntry, PlanEntry, StopEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
+import { RestoreButton, RestoreMarker, TurnChanges } from '../checkpoints';
 import { DiffBlock } from '../diff/DiffBlock';
 import { planProgress, PlanStatusIcon } from '../plan/PlanView';
 import { ToolCallCard } from '../tool-calls/ToolCallCard';
@@ -26,6 +27,7 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
           {entry.content.map((block, i) => (
             <ContentView key={i} block={block} />
           ))}
+          <RestoreButton sessionId={sessionId} turnId={entry.turnId} />
         </article>
       );
     case 'agent':
@@ -45,29 +47,14 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
     case 'plan':
       return <PlanSummary sessionId={sessionId} entry={entry} />;
     case 'stop':
-      // Sign-in needed: a normal step, shown in the neutral attention colour, not as an error.
-      if (entry.stopReason === 'auth_required')
-        return (
-          <div className="entry stop warning sign-in" role="status">
-            <Icon name="shield" />
-            <span>{stopLabel(entry.stopReason)}. What you sent goes to the agent again after you sign in.</span>
-          </div>
-        );
-      return entry.error || !['end_turn', 'cancelled'].includes(entry.stopReason) ? (
-        <div className={`entry stop${entry.error ? ' error' : ' warning'}`} role={entry.error ? 'alert' : 'status'}>
-          <Icon name={entry.error ? 'x' : 'info'} />
-          <span>
-            {stopLabel(entry.stopReason)}
-            {entry.error ? `: ${entry.error}` : ''}
-          </span>
-        </div>
-      ) : (
-        <div className="entry stop" role="status">
-          <span className="stop-rule" aria-hidden="true" />
-          <span>{stopLabel(entry.stopReason)}</span>
-          <span className="stop-rule" aria-hidden="true" />
-        </div>
+      return (
+        <>
+          <StopLine entry={entry} />
+          <TurnChanges sessionId={sessionId} index={index} />
+        </>
       );
+    case 'restore':
+      return <RestoreMarker sessionId={sessionId} entry={entry} />;
     case 'notice':
       return (
         <div className={`entry notice notice-${entry.level}`} role={entry.level === 'error' ? 'alert' : 'status'}>
@@ -86,6 +73,33 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
       return <UnknownBox label={(entry as { label?: string }).label ?? 'unknown entry'} raw={entry} />;
   }
 });
+
+/** A turn's end: a rule for a normal stop, a line saying why for anything else. */
+function StopLine({ entry }: { entry: StopEntry }) {
+  // Sign-in needed: a normal step, shown in the neutral attention colour, not as an error.
+  if (entry.stopReason === 'auth_required')
+    return (
+      <div className="entry stop warning sign-in" role="status">
+        <Icon name="shield" />
+        <span>{stopLabel(entry.stopReason)}. What you sent goes to the agent again after you sign in.</span>
+      </div>
+    );
+  return entry.error || !['end_turn', 'cancelled'].includes(entry.stopReason) ? (
+    <div className={`entry stop${entry.error ? ' error' : ' warning'}`} role={entry.error ? 'alert' : 'status'}>
+      <Icon name={entry.error ? 'x' : 'info'} />
+      <span>
+        {stopLabel(entry.stopReason)}
+        {entry.error ? `: ${entry.error}` : ''}
+      </span>
+    </div>
+  ) : (
+    <div className="entry stop" role="status">
+      <span className="stop-rule" aria-hidden="true" />
+      <span>{stopLabel(entry.stopReason)}</span>
+      <span className="stop-rule" aria-hidden="true" />
+    </div>
+  );
+}
 
 function Thought({ entry, streaming }: { entry: ThoughtEntry; streaming: boolean }) {
   const open = useStore((s) => s.expanded[entry.id] ?? false);

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { TerminalState } from '../../../src-shared/session/state';
 import { useSessionUi, useStore, type PanelTab } from '../../store';
 import { Icon } from '../../ui/Icon';
+import { CheckpointReview, useHasCheckpointChanges } from '../checkpoints';
 import { DiffBlock } from '../diff/DiffBlock';
 import { FileViewer } from '../diff/FileViewer';
 import { PlanView } from '../plan/PlanView';
@@ -29,14 +30,15 @@ export function usePanelTabs(sessionId: string): PanelTab[] {
   const hasFile = useSessionUi(sessionId, (ui) => ui.file !== null);
   // A worktree session always has a Review: the branch against its base (docs/WORKTREES.md).
   const hasWorktree = useStore((s) => Boolean(s.app?.sessions.find((summary) => summary.sessionId === sessionId)?.worktree));
+  const hasCheckpointChanges = useHasCheckpointChanges(sessionId);
   return useMemo(() => {
     const tabs: PanelTab[] = [];
     if (hasPlan) tabs.push('plan');
     if (hasTerminals) tabs.push('terminals');
-    if (hasChanges || hasWorktree) tabs.push('review');
+    if (hasChanges || hasWorktree || hasCheckpointChanges) tabs.push('review');
     if (hasFile) tabs.push('file');
     return tabs;
-  }, [hasPlan, hasTerminals, hasChanges, hasWorktree, hasFile]);
+  }, [hasPlan, hasTerminals, hasChanges, hasWorktree, hasCheckpointChanges, hasFile]);
 }
 
 /** Plan, terminals, the review of changed files and the file viewer, beside the transcript. */
@@ -84,7 +86,7 @@ export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelT
         {tab === 'review' && (
           <>
             <WorktreeReview sessionId={sessionId} />
-            <ReviewView sessionId={sessionId} />
+            <Review sessionId={sessionId} />
           </>
         )}
         {tab === 'file' && <FileTab sessionId={sessionId} />}
@@ -103,6 +105,12 @@ function TerminalsView({ sessionId }: { sessionId: string }) {
       ))}
     </div>
   );
+}
+
+/** From checkpoints when the session has them (every write seen, keep/reject); else the changes the agent reported. */
+function Review({ sessionId }: { sessionId: string }) {
+  const fromCheckpoints = useHasCheckpointChanges(sessionId);
+  return fromCheckpoints ? <CheckpointReview sessionId={sessionId} /> : <ReviewView sessionId={sessionId} />;
 }
 
 function ReviewView({ sessionId }: { sessionId: string }) {

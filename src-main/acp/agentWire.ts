@@ -16,7 +16,8 @@ import { formatSeconds } from './formatSeconds';
 import { ndJsonMessages } from './messageStream';
 import { GarbageSummary, guardStdout, MAX_LINE_BYTES, tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
-import { wireRecorder } from './wireLog';
+import type { TrafficRing } from './trafficRing';
+import { wireRecorder, type WireRecorder } from './wireLog';
 
 type RawObject = Record<string, unknown>;
 
@@ -24,6 +25,10 @@ type RawObject = Record<string, unknown>;
 export interface ConnectionOptions {
   protocol?: ProtocolSetting;
   agent?: { name: string; id?: string };
+  /** The protocol inspector's ring buffer for this agent: every line, both ways. */
+  traffic?: TrafficRing;
+  /** Records the traffic of each process started (default: only under `ACP_DESKTOP_WIRE_LOG`). */
+  recorder?: () => WireRecorder | null;
 }
 
 /**
@@ -51,6 +56,8 @@ export class AgentWire {
   private resolveExit!: (info: ExitInfo) => void;
   private readonly boundary: RawBoundary;
   private readonly serving: ServeContext;
+  private readonly traffic: TrafficRing | undefined;
+  private readonly recorder: () => WireRecorder | null;
 
   constructor(
     private readonly spec: LaunchSpec,
@@ -61,6 +68,8 @@ export class AgentWire {
   ) {
     this.protocol = options.protocol ?? 'v1';
     this.agent = options.agent ?? { name: 'The agent' };
+    this.traffic = options.traffic;
+    this.recorder = options.recorder ?? (() => wireRecorder(this.agent.id));
     this.exitedPromise = new Promise((resolve) => (this.resolveExit = resolve));
     this.boundary = new RawBoundary({
       sessionUpdate: (acpSessionId, update, params) => {
@@ -101,7 +110,8 @@ export class AgentWire {
         this.clientSide.onOversize?.(bytes);
       },
     });
-    const recorder = wireRecorder(this.agent.id);
+    const recorder = this.recorder();
+    const traffic = this.traffic;
     const stream = ndJsonMessages(
       output,
       guarded,
@@ -113,6 +123,7 @@ export class AgentWire {
           return this.boundary.incoming(message as RawObject) as acp.AnyMessage | undefined;
         },
       }),
+      traffic && ((dir, line) => traffic.push(dir, line)),
     );
     const tapped = tapMessages(stream, {
       outgoing: (message) => {

@@ -16,18 +16,22 @@ export interface MessageStream extends Stream {
  * (issue 11's host profile). `incoming` sees each message in order before the SDK does and may
  * replace it (rawTap.ts), or return null to keep it from the SDK (a notification taken raw:
  * 20,000 streamed chunks are 20,000 reads the SDK need not do). Lines arrive whole and within
- * the size limit (`guardStdout`).
+ * the size limit (`guardStdout`). `onLine` sees every line as it crosses the boundary, both
+ * ways, as text (the protocol inspector's ring buffer: it must stay cheap).
  */
 export function ndJsonMessages(
   output: WritableStream<Uint8Array>,
   input: ReadableStream<Uint8Array>,
   incoming: (message: AnyMessage) => AnyMessage | null = (message) => message,
+  onLine?: (dir: 'in' | 'out', line: string) => void,
 ): MessageStream {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   let writing: Promise<void> = Promise.resolve();
   const send = (message: unknown): Promise<void> => {
-    const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
+    const text = JSON.stringify(message);
+    onLine?.('out', text);
+    const bytes = encoder.encode(`${text}\n`);
     const write = writing.then(async () => {
       const writer = output.getWriter();
       try {
@@ -49,6 +53,7 @@ export function ndJsonMessages(
   const deliver = (text: string): boolean => {
     const line = text.trim();
     if (!line) return false;
+    onLine?.('in', line);
     let message: unknown;
     try {
       message = JSON.parse(line);

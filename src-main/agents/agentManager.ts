@@ -14,6 +14,8 @@ import { obj } from '../../src-shared/acp/read';
 import { claudeRootEnv } from './quirks/claudeCodeAcp';
 import { geminiShellEnv } from './quirks/geminiCli';
 import { logUnlessMissing } from '../log/mainLog';
+import { TrafficRing } from '../acp/trafficRing';
+import type { WireRecorder } from '../acp/wireLog';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -49,6 +51,8 @@ export interface AgentManagerOptions {
   startAgent?: StartAgent;
   /** Which ACP protocol versions to speak with an agent (its `protocol` setting; default `v1`). */
   protocol?: (agentId: string) => ProtocolSetting;
+  /** Records an agent's traffic to a file from its start (the protocol inspector's setting). */
+  recorder?: (agentId: string) => WireRecorder | null;
 }
 
 /**
@@ -64,6 +68,22 @@ export class AgentManager {
   >();
   private stderrCache = new Map<string, string[]>();
   readonly secrets: SecretStore;
+  // ---- The protocol inspector (issue 27): traffic per agent, kept across restarts.
+  private rings = new Map<string, TrafficRing>();
+  private recordings = new Map<string, string>();
+
+  /** The agent's ring buffer of recent JSON-RPC lines. */
+  traffic(agentId: string): TrafficRing {
+    let ring = this.rings.get(agentId);
+    if (!ring) this.rings.set(agentId, (ring = new TrafficRing()));
+    return ring;
+  }
+
+  /** The wire log file the agent's running process writes, if it records. */
+  recordingFile(agentId: string): string | null {
+    return this.runtimes.has(agentId) ? (this.recordings.get(agentId) ?? null) : null;
+  }
+  // ---- end of the protocol inspector's part.
 
   constructor(private readonly options: AgentManagerOptions) {
     this.secrets = options.secrets ?? new InMemorySecretStore();
@@ -123,6 +143,17 @@ export class AgentManager {
     const connection: AgentLink = new AgentConnection(launch, this.options.clientSide(agentId), undefined, this.options.startAgent, {
       protocol: this.options.protocol?.(agentId) ?? 'v1',
       agent: { name: agent.name, id: agentId },
+      traffic: this.traffic(agentId),
+      ...(this.options.recorder
+        ? {
+            recorder: () => {
+              const recorder = this.options.recorder!(agentId);
+              if (recorder) this.recordings.set(agentId, recorder.file);
+              else this.recordings.delete(agentId);
+              return recorder;
+            },
+          }
+        : {}),
     });
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };
     runtime.ready = (async () => {

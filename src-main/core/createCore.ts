@@ -20,6 +20,7 @@ import { agentDefinitions } from './agentDefinitions';
 import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
+import { Inspector, inspectorHandlers } from './inspector';
 
 /**
  * The composition root: builds every service once, hands each the few functions it needs (no
@@ -41,6 +42,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     secrets: options.secrets,
     startAgent: options.startAgent,
     protocol: (agentId) => protocolFor(settings.settings, agentId),
+    recorder: (agentId) => inspector.recorder(agentId),
     onChange: changed,
     onExit: (agentId, info, tail) => {
       logWarn(`${agentId}: ${describeExit(info, tail)}`);
@@ -65,6 +67,18 @@ export function createCore(options: AppCoreOptions): AppCore {
     updateSettings: (mutate) => settings.update(mutate),
   });
   const tabs = new TabsStore(options.dataDir);
+  // ---- The protocol inspector (issue 27).
+  const inspector: Inspector = new Inspector({
+    dataDir: options.dataDir,
+    settings: () => settings.settings,
+    updateSettings: (mutate) => settings.update(mutate),
+    traffic: (agentId) => agents.traffic(agentId),
+    launchEnv: (agentId) => agents.launchSpec(agentId)?.env ?? {},
+    recordingFile: (agentId) => agents.recordingFile(agentId),
+    secrets: agents.secrets,
+    emit: (payload) => events.emit('inspector.traffic', payload),
+  });
+  // ---- end of the protocol inspector.
   const history: HistoryService = new HistoryService({
     dataDir: options.dataDir,
     sessions: historySessions(sessions),
@@ -142,6 +156,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     ...registryHandlers(registry),
     ...historyHandlers(history),
     ...logHandlers(options.openPath),
+    ...inspectorHandlers(inspector),
   };
 
   return {
@@ -167,6 +182,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       return [...turns, ...registry.installer.activeOperations()];
     },
     dispose: async () => {
+      inspector.dispose();
       await sessions.disposeAll();
       await history.dispose();
       await agents.stopAll();

@@ -7,6 +7,7 @@ import { registryEvents, registryRequests } from './registryContract';
 import { historyRequests } from './historyContract';
 import { logRequests } from './logContract';
 import { agentWorkRequests } from './agentWorkContract';
+import { inspectorEvents, inspectorRequests } from './inspectorContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -121,6 +122,7 @@ export const requests = {
   ...historyRequests,
   ...logRequests,
   ...agentWorkRequests,
+  ...inspectorRequests,
 } as const;
 
 export const events = {
@@ -134,6 +136,7 @@ export const events = {
     agentId?: string;
   }>('An app command from the desktop shell (menu, notification click, acp-desktop:// link) for the renderer to carry out.'),
   ...registryEvents,
+  ...inspectorEvents,
 } as const;
 
 export type Requests = typeof requests;

@@ -10,6 +10,7 @@ import { HistoryView } from './features/history';
 import { loadSettingsPreferences } from './features/settings/actions';
 import { Notices } from './ui/Notices';
 import { RegistryCatalog } from './features/registry';
+import { InspectorHost } from './features/inspector';
 import { NARROW, useStore } from './store';
 import { closeActiveTab, cycleTab, showSession } from './features/sessions/actions';
 
@@ -121,6 +122,7 @@ export function App() {
         )}
       </main>
       <RegistryCatalog onStartSession={(agentId) => useStore.getState().openNewSession(agentId)} />
+      <InspectorHost />
       {newSession !== undefined && <NewSessionDialog agentId={newSession.agentId} onClose={() => useStore.getState().closeNewSession()} />}
     </div>
   );

@@ -21,9 +21,7 @@ const env = { FIXTURE_SECRET: SECRET, MY_API_KEY: NAMED, PLAIN_VALUE: 'plain-vis
 
 describeProtocols('the protocol inspector', () => {
   it("shows a turn's traffic both ways, paired, with the agent's secret environment values redacted", async () => {
-    const h = harnesses.track(
-      makeCore([], {}, { agents: [{ id: 'leaky', env, args: [] }] }),
-    );
+    const h = harnesses.track(makeCore([], {}, { agents: [{ id: 'leaky', env, args: [] }] }));
     const sessionId = await h.newSession('leaky');
     await h.prompt(sessionId, 'echoenv FIXTURE_SECRET MY_API_KEY PLAIN_VALUE');
     expect(h.agentText(sessionId)).toContain(SECRET); // the agent did leak it
@@ -38,7 +36,7 @@ describeProtocols('the protocol inspector', () => {
     expect(methods).toContain('in notification session/update');
   });
 
-  it('redacts a value marked secret in the agent\'s settings (secretEnv), and sends live traffic to a subscriber', async () => {
+  it("redacts a value marked secret in the agent's settings (secretEnv), and sends live traffic to a subscriber", async () => {
     const h = harnesses.track(makeCore([], {}, { agents: [] }));
     // The fixture agent itself, with the env and the mark.
     const settingsFile = `${h.dataDir}/settings.json`;

@@ -35,7 +35,14 @@ describe('createRedactor', () => {
       params: {
         cwd: '/w',
         mcpServers: [
-          { name: 'gh', command: 'x', env: [{ name: 'GITHUB_TOKEN', value: 'ghp_abc' }, { name: 'PATH', value: '/bin' }] },
+          {
+            name: 'gh',
+            command: 'x',
+            env: [
+              { name: 'GITHUB_TOKEN', value: 'ghp_abc' },
+              { name: 'PATH', value: '/bin' },
+            ],
+          },
           { type: 'http', name: 'web', url: 'https://x', headers: [{ name: 'Authorization', value: 'Bearer zzz' }] },
         ],
         _meta: { apiKey: 'k-1', usage: { inputTokens: 5 } },

@@ -257,11 +257,12 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         level: 'error',
         message: `The agent exited${event.code !== null ? ` with code ${event.code}` : ''}${event.signal ? ` (signal ${event.signal})` : ''}.`,
         detail: event.stderrTail,
+        ts: event.ts,
       });
       return;
     case 'notice':
       if (event.level === 'error' && state.status === 'starting') state.status = 'error';
-      push(state, { kind: 'notice', id: entryId(state, event.seq), level: event.level, message: event.message });
+      push(state, { kind: 'notice', id: entryId(state, event.seq), level: event.level, message: event.message, ts: event.ts });
       return;
     case 'session.readonly':
       state.readonlyReason = event.reason;

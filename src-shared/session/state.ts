@@ -76,6 +76,8 @@ export interface NoticeEntry {
   level: 'info' | 'warning' | 'error';
   message: string;
   detail?: string[];
+  /** When it was recorded (epoch ms): the protocol inspector shows the messages up to it. */
+  ts?: number;
 }
 export interface FileWrittenEntry {
   kind: 'file';

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { contentBlockView } from '../../../src-shared/acp/content';
 import type { ContentBlock } from '../../../src-shared/session/events';
+import { InspectorButton } from '../inspector';
 import type { FileWrittenEntry, PlanEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
@@ -73,6 +74,7 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
         <div className={`entry notice notice-${entry.level}`} role={entry.level === 'error' ? 'alert' : 'status'}>
           <p>{entry.message}</p>
           {entry.detail && entry.detail.length > 0 && <pre className="stderr">{entry.detail.join('\n')}</pre>}
+          {entry.level === 'error' && <NoticeInspectorLink sessionId={sessionId} ts={entry.ts} />}
         </div>
       );
     case 'file':
@@ -187,4 +189,12 @@ export function ContentView({ block: raw }: { block: ContentBlock }) {
       // Audio is not played here yet; it and future or extension types are shown raw.
       return <UnknownBox label={`content ${raw.type}`} raw={raw} />;
   }
+}
+
+/** "Show the messages that led to this": the protocol inspector on this session, up to the notice. */
+function NoticeInspectorLink({ sessionId, ts }: { sessionId: string; ts?: number }) {
+  const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
+  const acpSessionId = useStore((s) => s.sessions[sessionId]?.acpSessionId ?? undefined);
+  if (!agentId) return null;
+  return <InspectorButton className="link-button" label="Show the messages that led to this" target={{ agentId, acpSessionId, until: ts }} />;
 }

@@ -1,0 +1,11 @@
+import { bridge } from '../../bridge';
+import { run } from '../../store';
+
+/** The newest rows of an agent's traffic (redacted in main). */
+export const fetchTraffic = (agentId: string, beforeSeq?: number) => run(bridge.request('inspector.window', { agentId, beforeSeq, limit: 2000 }));
+
+/** Live traffic of an agent while the inspector is open. */
+export const subscribeTraffic = (agentId: string, on: boolean) => run(bridge.request('inspector.subscribe', { agentId, on }));
+
+/** Records the agent's traffic to its wire log file from its next start (persisted). */
+export const setRecording = (agentId: string, on: boolean) => run(bridge.request('inspector.record', { agentId, on }));

@@ -124,6 +124,8 @@ export class AgentWire {
         },
       }),
       traffic && ((dir, line) => traffic.push(dir, line)),
+      // v2 follows JSON-RPC 2.0 on batches (rfds-v2-overview); v1 refuses them, as the SDK does.
+      () => this.dialect.version === 2,
     );
     const tapped = tapMessages(stream, {
       outgoing: (message) => {

@@ -97,3 +97,32 @@ test.describe('protocol inspector', () => {
     }
   });
 });
+
+test("the turn's token usage on the turn and in the session's totals; the session info says why a control is missing", async ({ page, host }) => {
+  await openApp(page, host);
+  await page.getByRole('button', { name: 'New session with Fixture Agent' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Workspace folder').fill(host.workspace);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByLabel('Session status')).toHaveText('Idle');
+  await send(page, 'usage');
+  const transcript = page.getByRole('log', { name: 'Transcript' });
+  await expect(transcript.getByText('1,200 tokens (1,000 in · 200 out)')).toBeVisible();
+  await send(page, 'usage');
+  await expect(transcript.getByText('1,200 tokens (1,000 in · 200 out)')).toHaveCount(2);
+
+  await page.getByRole('button', { name: 'Session info' }).click();
+  const info = page.getByRole('dialog', { name: 'Agent and session' });
+  await expect(info.locator('dt:has-text("Tokens in turns") + dd')).toHaveText('2,400 tokens (2,000 in · 400 out) over 2 turns');
+  const table = info.getByRole('table', { name: 'Why is a control missing?' });
+  const rowOf = (control: string) => table.getByRole('row', { name: new RegExp(`^${control}`) });
+  await expect(rowOf('Model picker and other session options')).toContainText('configOptions in the session answer');
+  await expect(rowOf('Model picker and other session options')).toContainText('a model picker among them');
+  await expect(rowOf('Attach images')).toContainText('promptCapabilities.image');
+  await expect(rowOf('Attach images').getByRole('cell').last()).toHaveText(/^yes/);
+  // The fixture agent (without --list) advertises no session deleting: the row says so and why.
+  await expect(rowOf("Delete a session from the agent's list")).toContainText('sessionCapabilities.delete');
+  await expect(rowOf("Delete a session from the agent's list").getByRole('cell').last()).toHaveText(/^no/);
+  await table.scrollIntoViewIfNeeded();
+  await shot(page, 'inspector-why-control-missing');
+});

@@ -1,7 +1,8 @@
 import { memo } from 'react';
 import { contentBlockView } from '../../../src-shared/acp/content';
-import type { ContentBlock } from '../../../src-shared/session/events';
+import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
 import { InspectorButton } from '../inspector';
+import { describeTurnUsage, turnUsage } from '../../../src-shared/acp/turnUsage';
 import type { FileWrittenEntry, PlanEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
@@ -61,11 +62,13 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
             {stopLabel(entry.stopReason)}
             {entry.error ? `: ${entry.error}` : ''}
           </span>
+          <TurnUsageNote usage={entry.usage} />
         </div>
       ) : (
         <div className="entry stop" role="status">
           <span className="stop-rule" aria-hidden="true" />
           <span>{stopLabel(entry.stopReason)}</span>
+          <TurnUsageNote usage={entry.usage} />
           <span className="stop-rule" aria-hidden="true" />
         </div>
       );
@@ -197,4 +200,11 @@ function NoticeInspectorLink({ sessionId, ts }: { sessionId: string; ts?: number
   const acpSessionId = useStore((s) => s.sessions[sessionId]?.acpSessionId ?? undefined);
   if (!agentId) return null;
   return <InspectorButton className="link-button" label="Show the messages that led to this" target={{ agentId, acpSessionId, until: ts }} />;
+}
+
+/** The tokens the agent reported for the turn when it ended (rfds-end-turn-token-usage). */
+function TurnUsageNote({ usage }: { usage?: RawObject | null }) {
+  const view = turnUsage(usage);
+  if (!view) return null;
+  return <span className="muted small turn-usage">· {describeTurnUsage(view)}</span>;
 }

@@ -13,6 +13,7 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ?
  */
 const PROTOCOL_SPECS = [
   'conversation',
+  'inspector',
   'engine-auth',
   'engine-cancel',
   'engine-permission',

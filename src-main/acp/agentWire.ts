@@ -57,6 +57,8 @@ export class AgentWire {
   private readonly boundary: RawBoundary;
   private readonly serving: ServeContext;
   private readonly traffic: TrafficRing | undefined;
+  /** The app's requests waiting for an answer, by the ACP session they name: withdrawn when the person stops a turn. */
+  private readonly inFlight = new Map<string, Set<{ method: string; withdraw(): void }>>();
   private readonly recorder: () => WireRecorder | null;
 
   constructor(
@@ -178,6 +180,8 @@ export class AgentWire {
     if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.owner) this.boundary.setOwner(params, options.owner);
+    let withdrawn = false;
+    const untrack = this.track(params, method, () => ((withdrawn = true), controller.abort()));
     let id: JsonRpcId | undefined;
     try {
       const exit = this.process.exited.then((info) => {
@@ -193,6 +197,7 @@ export class AgentWire {
       return raw ? (raw.value as T) : result;
     } catch (error) {
       if (timedOut) throw new ProtocolError(`The agent did not answer ${method} within ${formatSeconds(timeoutMs)}.`);
+      if (withdrawn) throw new ProtocolError(`${method} was cancelled: the turn was stopped.`, AcpErrorCode.requestCancelled);
       // A response the SDK could not map (e.g. a shape it does not know) is still a response.
       id ??= this.boundary.idOf(params);
       const raw = id !== undefined ? this.boundary.rawResult(id) : null;
@@ -206,11 +211,37 @@ export class AgentWire {
       }
       throw new ProtocolError(describeAgentError(method, e), e.code ?? undefined, e.data);
     } finally {
+      untrack();
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       id ??= this.boundary.idOf(params);
       if (id !== undefined) this.boundary.forget(id);
     }
+  }
+
+  /** Notes a request for the session its params name (see `cancelRequests`); returns its removal. */
+  private track(params: RawObject, method: string, withdraw: () => void): () => void {
+    const acpSessionId = typeof params.sessionId === 'string' ? params.sessionId : null;
+    if (!acpSessionId) return () => {};
+    const entry = { method, withdraw };
+    let set = this.inFlight.get(acpSessionId);
+    if (!set) this.inFlight.set(acpSessionId, (set = new Set()));
+    set.add(entry);
+    return () => {
+      set.delete(entry);
+      if (!set.size && this.inFlight.get(acpSessionId) === set) this.inFlight.delete(acpSessionId);
+    };
+  }
+
+  /**
+   * Withdraws the app's requests for a session that still wait for the agent, except the prompt
+   * (`session/cancel` ends the turn): the SDK sends `$/cancel_request` for each (an aborted
+   * request's signal), and each caller gets "cancelled" at once.
+   */
+  cancelRequests(acpSessionId: string): number {
+    const pending = [...(this.inFlight.get(acpSessionId) ?? [])].filter((entry) => entry.method !== this.dialect.methods.prompt);
+    for (const entry of pending) entry.withdraw();
+    return pending.length;
   }
 
   notify(method: string, params: RawObject): void {

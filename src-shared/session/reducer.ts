@@ -442,6 +442,31 @@ function findLastPlanInTurn(state: SessionState): number {
   return -1;
 }
 
+/** Chunks continue a message unless both carry a `messageId` and they differ (rfds-message-id: optional in v1). */
+function sameMessageId(current: string | undefined, next: string | undefined): boolean {
+  return !current || !next || current === next;
+}
+
+// ---- rfds-message-id for thought and replayed user chunks (issue 27). Their entries have no
+// `messageId` field (the same conversation in v1 without ids and v2 with them must fold to the
+// same entries); the id lives in `messageIndex`, as v2's message upserts keep it: `role:id` → the
+// entry's index, and `role#` → the index of the last entry of that role that came with an id.
+
+/** Whether a chunk with `messageId` continues the last entry (of `role`, already checked by the caller). */
+function continuesTail(state: SessionState, role: 'thought' | 'user', messageId: string | undefined): boolean {
+  const index = state.entries.length - 1;
+  if (!messageId || state.messageIndex?.[`${role}#`] !== index) return true;
+  return state.messageIndex?.[`${role}:${messageId}`] === index;
+}
+
+/** Remembers the id of the entry just pushed (a later chunk with another id starts a new one; a v2 upsert finds it). */
+function noteTailMessage(state: SessionState, role: 'thought' | 'user', messageId: string | undefined): void {
+  if (!messageId) return;
+  const index = state.entries.length - 1;
+  state.messageIndex = { ...state.messageIndex, [`${role}:${messageId}`]: index, [`${role}#`]: index };
+}
+// ---- end of rfds-message-id for thoughts and replayed user chunks.
+
 function appendChunk(
   state: SessionState,
   kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk',
@@ -454,22 +479,24 @@ function appendChunk(
   if (kind === 'user_message_chunk') {
     // The prompt is shown optimistically at `turn.started`; agents that echo it would show it twice.
     if (state.currentTurnId) return;
-    if (tail?.kind === 'user' && tail.turnId === 'replay') {
+    if (tail?.kind === 'user' && tail.turnId === 'replay' && continuesTail(state, 'user', messageId)) {
       state.entries[state.entries.length - 1] = { ...tail, content: [...tail.content, content] };
     } else {
       push(state, { kind: 'user', id: entryId(state, seq), turnId: 'replay', content: [content] });
+      noteTailMessage(state, 'user', messageId);
     }
     return;
   }
   if (kind === 'agent_thought_chunk') {
-    if (tail?.kind === 'thought') {
+    if (tail?.kind === 'thought' && continuesTail(state, 'thought', messageId)) {
       state.entries[state.entries.length - 1] = { ...tail, text: tail.text + (text ?? '') };
     } else {
       push(state, { kind: 'thought', id: entryId(state, seq), text: text ?? '' });
+      noteTailMessage(state, 'thought', messageId);
     }
     return;
   }
-  const sameMessage = tail?.kind === 'agent' && (!messageId || !tail.messageId || tail.messageId === messageId);
+  const sameMessage = tail?.kind === 'agent' && sameMessageId(tail.messageId, messageId);
   if (tail?.kind === 'agent' && sameMessage) {
     state.entries[state.entries.length - 1] = text !== null ? { ...tail, text: tail.text + text } : { ...tail, blocks: [...tail.blocks, content] };
   } else {

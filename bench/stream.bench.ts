@@ -118,7 +118,10 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
     // The inspector is a modal dialog: the page under it is inert, so Send is clicked from script.
     if (inspector) {
       await page.getByRole('button', { name: 'Protocol inspector', exact: true }).click();
-      await page.getByRole('dialog', { name: /^Protocol inspector/ }).getByRole('list', { name: 'Messages' }).waitFor();
+      await page
+        .getByRole('dialog', { name: /^Protocol inspector/ })
+        .getByRole('list', { name: 'Messages' })
+        .waitFor();
     }
     const start = performance.now();
     if (inspector) await page.evaluate(`document.querySelector('button[aria-label="Send"]').click()`);

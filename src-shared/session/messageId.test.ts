@@ -46,8 +46,7 @@ it('thought chunks: a new messageId starts a new thought', () => {
 
 it('replayed user chunks (session/load): a new messageId starts a new user message', () => {
   const state = fold(chunk('user_message_chunk', 'Hello ', 'u1'), chunk('user_message_chunk', 'there', 'u1'), chunk('user_message_chunk', 'Again', 'u2'));
-  expect(state.entries.map((entry) => (entry.kind === 'user' ? entry.content.map((block) => (block as unknown as { text: string }).text).join('') : entry.kind))).toEqual([
-    'Hello there',
-    'Again',
-  ]);
+  expect(
+    state.entries.map((entry) => (entry.kind === 'user' ? entry.content.map((block) => (block as unknown as { text: string }).text).join('') : entry.kind)),
+  ).toEqual(['Hello there', 'Again']);
 });

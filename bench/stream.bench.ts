@@ -82,8 +82,18 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
       );
     }
     // Rows of the transcript so far (it is virtualized: the warm-up's answer may be unmounted later).
-    const rowsBefore = Number(await page.evaluate(`document.querySelector('.transcript-inner')?.dataset.rowsTotal ?? 0`));
     await page.getByRole('textbox', { name: 'Message' }).fill(prompt);
+    // Opened before the measurement starts (its opening is not the stream's cost). It is a modal
+    // dialog: the page under it is inert, so Send is clicked from script.
+    if (inspector) {
+      await page.getByRole('button', { name: 'Protocol inspector', exact: true }).click();
+      await page
+        .getByRole('dialog', { name: /^Protocol inspector/ })
+        .getByRole('list', { name: 'Messages' })
+        .waitFor();
+      await page.waitForTimeout(500);
+    }
+    const rowsBefore = Number(await page.evaluate(`document.querySelector('.transcript-inner')?.dataset.rowsTotal ?? 0`));
     // Strings, not functions: tsx's helpers (`__name`) do not exist in the page.
     await page.evaluate(`(() => {
       window.benchLongest = 0;
@@ -115,16 +125,8 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
     }
     const trace = process.env.BENCH_TRACE;
     if (trace) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
-    // The inspector is a modal dialog: the page under it is inert, so Send is clicked from script.
-    if (inspector) {
-      await page.getByRole('button', { name: 'Protocol inspector', exact: true }).click();
-      await page
-        .getByRole('dialog', { name: /^Protocol inspector/ })
-        .getByRole('list', { name: 'Messages' })
-        .waitFor();
-    }
     const start = performance.now();
-    if (inspector) await page.evaluate(`document.querySelector('button[aria-label="Send"]').click()`);
+    if (inspector) await page.evaluate(`document.querySelector('.composer-actions button[type="submit"]').click()`);
     else await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForFunction(
       `(() => {

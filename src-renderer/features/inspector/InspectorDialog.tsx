@@ -14,7 +14,12 @@ import './inspector.css';
 /** Rows the page keeps per open inspector (main's ring buffer holds the same bound). */
 const KEEP = 5000;
 /** Rows drawn at once; earlier ones on request (a flood must not draw thousands of rows a frame). */
-const PAGE = 300;
+const PAGE = 150;
+/**
+ * Live rows are shown at most this often: main sends them every 250 ms, and during a flood each
+ * batch replaces every drawn row (a 100,000-chunk stream made one long layout task per batch).
+ */
+const LIVE_MS = 1000;
 
 /** The protocol inspector, when open. */
 export function InspectorHost() {
@@ -50,11 +55,24 @@ function InspectorDialog({ target }: { target: InspectorTarget }) {
     if (element && !element.open) element.showModal();
     let live = true;
     // Subscribed first, then the window: rows in between arrive live (duplicates are dropped by seq).
+    let incoming: TrafficRow[] = [];
+    let skippedSince = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const show = () => {
+      timer = null;
+      const batch = incoming;
+      const skippedNow = skippedSince;
+      incoming = [];
+      skippedSince = 0;
+      if (skippedNow) setSkipped((count) => count + skippedNow);
+      if (pausedRef.current) setHeld((list) => [...list, ...batch].slice(-KEEP));
+      else setRows((list) => merge(list, batch));
+    };
     const off = bridge.on('inspector.traffic', (payload) => {
       if (!live || payload.agentId !== target.agentId) return;
-      if (payload.skipped) setSkipped((count) => count + payload.skipped);
-      if (pausedRef.current) setHeld((list) => [...list, ...payload.rows].slice(-KEEP));
-      else setRows((list) => merge(list, payload.rows));
+      incoming = incoming.concat(payload.rows).slice(-KEEP);
+      skippedSince += payload.skipped;
+      timer ??= setTimeout(show, LIVE_MS);
     });
     void subscribeTraffic(target.agentId, true).then(async () => {
       const window = await fetchTraffic(target.agentId);
@@ -65,6 +83,7 @@ function InspectorDialog({ target }: { target: InspectorTarget }) {
     });
     return () => {
       live = false;
+      if (timer) clearTimeout(timer);
       off();
       void subscribeTraffic(target.agentId, false);
     };

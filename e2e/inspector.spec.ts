@@ -126,3 +126,20 @@ test("the turn's token usage on the turn and in the session's totals; the sessio
   await table.scrollIntoViewIfNeeded();
   await shot(page, 'inspector-why-control-missing');
 });
+
+test('an error notice opens the inspector on the messages that led to it', async ({ page, host }) => {
+  await openApp(page, host);
+  await page.getByRole('button', { name: 'New session with Fixture Agent' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New session' });
+  await dialog.getByLabel('Workspace folder').fill(host.workspace);
+  await dialog.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByLabel('Session status')).toHaveText('Idle');
+  await send(page, 'crash');
+  const transcript = page.getByRole('log', { name: 'Transcript' });
+  await expect(transcript.getByText(/The agent exited/).first()).toBeVisible();
+  await transcript.getByRole('button', { name: 'Show the messages that led to this' }).click();
+  const inspector = page.getByRole('dialog', { name: 'Protocol inspector: Fixture Agent' });
+  // Filtered to this session and up to the notice; the prompt that crashed it is there.
+  await expect(inspector.getByRole('button', { name: /^Up to \d\d:\d\d:\d\d/ })).toBeVisible();
+  await expect(inspector.getByRole('list', { name: 'Messages' }).getByRole('button', { name: /session\/prompt\s*request/ })).toBeVisible();
+});

@@ -45,7 +45,9 @@ export function wireRecorder(
     if (failed) return;
     try {
       mkdirSync(folder, { recursive: true });
-      appendFileSync(file, `${JSON.stringify({ dir, t: now() - started, msg: redact(msg, way[dir]) })}\n`);
+      // `at`: the time (epoch ms), so the inspector can show the file's older lines in order.
+      const at = now();
+      appendFileSync(file, `${JSON.stringify({ dir, t: at - started, at, msg: redact(msg, way[dir]) })}\n`);
     } catch (error) {
       // Diagnostics must never break the session: one warning, then the recorder is off.
       failed = true;

@@ -83,4 +83,16 @@ it('recording turned on is persisted and applies from the next start: the file i
     .split('\n')
     .map((line) => (JSON.parse(line) as { msg: unknown }).msg);
   expect(streamed(messages.map((msg) => ({ text: JSON.stringify(msg) })))).toMatch(/MY_API_KEY=(\[redacted\])+$/);
+  // Older traffic than the ring buffer holds comes from the file, redacted, in order, before a time.
+  const recorded = await h.core.handlers['inspector.recorded']({ agentId: 'leaky' });
+  expect(recorded.file).toBe(after.file);
+  const methods = recorded.rows.map((row) => row.method).filter(Boolean);
+  expect(methods[0]).toBe('initialize');
+  expect(methods).toContain('session/prompt');
+  expect(recorded.rows.every((row) => row.seq < 0)).toBe(true);
+  expect(recorded.rows.map((row) => row.text).join('\n')).not.toContain(NAMED);
+  const prompt = recorded.rows.find((row) => row.method === 'session/prompt')!;
+  const earlier = await h.core.handlers['inspector.recorded']({ agentId: 'leaky', beforeTime: prompt.t });
+  expect(earlier.rows.some((row) => row.method === 'session/prompt')).toBe(false);
+  expect(earlier.rows.length).toBeGreaterThan(0);
 });

@@ -8,6 +8,7 @@ import type { Settings } from '../../src-shared/settings';
 import type { TrafficRing } from '../acp/trafficRing';
 import { wireLogFile, wireRecorder, type WireRecorder } from '../acp/wireLog';
 import { readAgentEnv, type SecretStore } from '../store/secretStore';
+import { recordedTraffic } from './recordedTraffic';
 
 /** What the protocol inspector needs of the rest of the core. */
 export interface InspectorDeps {
@@ -58,6 +59,13 @@ export class Inspector {
     const entries = ring.window({ beforeSeq, limit: limit + CONTEXT });
     const rows = decodeTrafficLines(entries, redactor, Math.max(0, entries.length - limit));
     return { rows, dropped: ring.dropped, capacity: ring.capacity, recording: this.recording(agentId) };
+  }
+
+  /** Older traffic from the wire log file the agent's process writes (or wrote last, from the inspector's setting). */
+  recorded(agentId: string, beforeTime?: number, limit?: number): { file: string | null; rows: TrafficWindow['rows'] } {
+    const file = this.deps.recordingFile(agentId) ?? (recordsTraffic(this.deps.settings(), agentId) ? this.fileFor(agentId) : null);
+    if (!file) return { file: null, rows: [] };
+    return { file, rows: recordedTraffic(file, this.redactor(agentId, new PasswordFields()), beforeTime, limit) };
   }
 
   recording(agentId: string): TrafficRecording {
@@ -144,7 +152,9 @@ export class Inspector {
   }
 }
 
-export function inspectorHandlers(inspector: Inspector): Pick<Handlers, 'inspector.window' | 'inspector.subscribe' | 'inspector.record'> {
+export function inspectorHandlers(
+  inspector: Inspector,
+): Pick<Handlers, 'inspector.window' | 'inspector.subscribe' | 'inspector.record' | 'inspector.recorded'> {
   return {
     'inspector.window': async ({ agentId, beforeSeq, limit }) => inspector.window(agentId, beforeSeq, limit),
     'inspector.subscribe': async ({ agentId, on }) => {
@@ -152,5 +162,6 @@ export function inspectorHandlers(inspector: Inspector): Pick<Handlers, 'inspect
       return { ok: true };
     },
     'inspector.record': async ({ agentId, on }) => inspector.setRecording(agentId, on),
+    'inspector.recorded': async ({ agentId, beforeTime, limit }) => inspector.recorded(agentId, beforeTime, limit),
   };
 }

@@ -38,6 +38,10 @@ export const inspectorRequests = {
     z.object({ agentId, on: z.boolean() }).strict(),
     "Start (or stop) receiving an agent's live traffic as `inspector.traffic` events.",
   ),
+  'inspector.recorded': request<{ file: string | null; rows: TrafficRow[] }>()(
+    z.object({ agentId, beforeTime: z.number().optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),
+    "Older traffic from the agent's wire log file (when it records): the newest `limit` lines before `beforeTime`, redacted again.",
+  ),
   'inspector.record': request<TrafficRecording>()(
     z.object({ agentId, on: z.boolean() }).strict(),
     "Record the agent's traffic (redacted) to its wire log file from its next start on (a persisted setting).",

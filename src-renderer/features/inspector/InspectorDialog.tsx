@@ -6,7 +6,7 @@ import { bridge } from '../../bridge';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { downloadText } from '../history';
-import { fetchTraffic, setRecording, subscribeTraffic } from './actions';
+import { fetchRecorded, fetchTraffic, setRecording, subscribeTraffic } from './actions';
 import { closeInspector, useInspector, type InspectorTarget } from './inspectorState';
 import { JsonTree } from './JsonTree';
 import './inspector.css';
@@ -105,6 +105,18 @@ function InspectorDialog({ target }: { target: InspectorTarget }) {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     downloadText(`${target.agentId}-acp-${stamp}.jsonl`, 'application/jsonl', toJsonl(visible));
   };
+  const [olderNote, setOlderNote] = useState<string | null>(null);
+  const loadOlder = async () => {
+    const older = await fetchRecorded(target.agentId, rows[0]?.t);
+    if (!older) return;
+    setOlderNote(older.rows.length ? `${older.rows.length} older messages from ${older.file}` : `Nothing older in ${older.file ?? 'the wire log'}`);
+    if (!older.rows.length) return;
+    // They have no place in the ring buffer's numbering: numbered below its rows, oldest first.
+    setRows((list) => {
+      const base = Math.min(0, list[0]?.seq ?? 0) - older.rows.length;
+      return [...older.rows.map((row, i) => ({ ...row, seq: base + i })), ...list];
+    });
+  };
   const toggleRecording = async (on: boolean) => {
     const next = await setRecording(target.agentId, on);
     if (next) setRecordingState(next);
@@ -132,6 +144,12 @@ function InspectorDialog({ target }: { target: InspectorTarget }) {
         <span className="muted small" aria-label="Recording status">
           {recording?.active ? `Recording now to ${recording.file}` : 'Not recording now'}
         </span>
+        {(recording?.active || recording?.next) && (
+          <button type="button" onClick={() => void loadOlder()}>
+            Load older from the wire log
+          </button>
+        )}
+        {olderNote && <span className="muted small">{olderNote}</span>}
       </div>
       <fieldset className="inspector-filters">
         <legend className="visually-hidden">Filters</legend>

@@ -9,3 +9,6 @@ export const subscribeTraffic = (agentId: string, on: boolean) => run(bridge.req
 
 /** Records the agent's traffic to its wire log file from its next start (persisted). */
 export const setRecording = (agentId: string, on: boolean) => run(bridge.request('inspector.record', { agentId, on }));
+
+/** Older traffic from the agent's wire log file (when it records), before `beforeTime`. */
+export const fetchRecorded = (agentId: string, beforeTime?: number) => run(bridge.request('inspector.recorded', { agentId, beforeTime, limit: 2000 }));

@@ -28,7 +28,9 @@ test('model_config options are shown with the model picker, and set like it (the
     await send(page, 'echoconfig');
     const transcript = page.getByRole('log', { name: 'Transcript' });
     const calls = transcript.getByText(/^Config calls: /);
-    await expect(calls).toBeVisible();
+    // The answer streams: read it once the turn has ended.
+    await expect(page.getByLabel('Session status')).toHaveText('Idle');
+    await expect(calls).toContainText('fast_mode');
     const sent = JSON.parse(((await calls.textContent()) ?? '').replace(/^Config calls: /, '')) as { configId: string; value: unknown }[];
     expect(sent.map((call) => [call.configId, call.value])).toEqual([
       ['context_size', '1m'],

@@ -48,7 +48,7 @@ describeProtocols('the protocol inspector', () => {
     h.core.on((name, payload) => {
       if (name === 'inspector.traffic') live.push(payload as EventPayload<'inspector.traffic'>);
     });
-    await h.core.handlers['inspector.subscribe']({ agentId: 'fixture', on: true });
+    await h.core.handlers['inspector.subscribe']({ agentId: 'fixture', clientId: 'page-1', on: true });
     const sessionId = await h.newSession();
     await h.prompt(sessionId, 'echoenv FIXTURE_SECRET');
     expect(h.agentText(sessionId)).toContain(SECRET);
@@ -58,7 +58,13 @@ describeProtocols('the protocol inspector', () => {
     expect(rows.map((row) => row.text).join('\n')).toContain('[redacted]');
     // Rows arrive in order, without gaps.
     expect(rows.map((row) => row.seq)).toEqual(rows.map((_, i) => rows[0].seq + i));
-    await h.core.handlers['inspector.subscribe']({ agentId: 'fixture', on: false });
+    // Renewing is not a second subscriber: one goodbye stops the live rows.
+    await h.core.handlers['inspector.subscribe']({ agentId: 'fixture', clientId: 'page-1', on: true });
+    await h.core.handlers['inspector.subscribe']({ agentId: 'fixture', clientId: 'page-1', on: false });
+    const seen = live.length;
+    await h.prompt(sessionId, 'hello again');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(live.length).toBe(seen);
   });
 });
 

@@ -26,6 +26,8 @@ export interface InspectorDeps {
 /** Live rows sent at most this often per agent; more rows than `LIVE_MAX` in one go are skipped (counted). */
 const LIVE_INTERVAL_MS = 250;
 const LIVE_MAX = 400;
+/** A subscription lasts this long unless renewed (the inspector renews it every 20 s while open). */
+export const LEASE_MS = 60_000;
 /** Earlier lines read with each window (not sent): a secret streamed across its start is found whole. */
 const CONTEXT = 64;
 
@@ -35,7 +37,8 @@ const CONTEXT = 64;
  * wire log file for the next start of an agent. Nothing leaves here unredacted.
  */
 export class Inspector {
-  private subscribers = new Map<string, number>();
+  /** Per agent, the clients watching live traffic and when their lease ends (a page closed without saying so stops counting). */
+  private subscribers = new Map<string, Map<string, number>>();
   private sent = new Map<string, number>();
   private timers = new Map<string, ReturnType<typeof setTimeout>>();
   private passwords = new Map<string, PasswordFields>();
@@ -96,23 +99,33 @@ export class Inspector {
     return wireLogFile(this.folder, agentId);
   }
 
-  subscribe(agentId: string, on: boolean): void {
-    const count = Math.max(0, (this.subscribers.get(agentId) ?? 0) + (on ? 1 : -1));
-    if (count === 0) {
-      this.subscribers.delete(agentId);
-      this.deps.traffic(agentId).unwatch();
-      const timer = this.timers.get(agentId);
-      if (timer) clearTimeout(timer);
-      this.timers.delete(agentId);
-      return;
-    }
+  /** A client starts (or renews, within {@link LEASE_MS}) or stops watching an agent's live traffic. */
+  subscribe(agentId: string, clientId: string, on: boolean, now = Date.now()): void {
     const first = !this.subscribers.has(agentId);
-    this.subscribers.set(agentId, count);
+    const clients = this.subscribers.get(agentId) ?? new Map<string, number>();
+    if (on) clients.set(clientId, now + LEASE_MS);
+    else clients.delete(clientId);
+    if (!this.live(agentId, clients, now)) return;
     if (first) {
       // Live rows start after what the subscriber fetched (or will fetch) as a window.
       this.sent.set(agentId, this.deps.traffic(agentId).next - 1);
       this.arm(agentId);
     }
+  }
+
+  /** Keeps the clients whose lease runs; with none left, live traffic for the agent stops. Whether any is left. */
+  private live(agentId: string, clients: Map<string, number>, now: number): boolean {
+    for (const [clientId, until] of clients) if (until < now) clients.delete(clientId);
+    if (clients.size) {
+      this.subscribers.set(agentId, clients);
+      return true;
+    }
+    this.subscribers.delete(agentId);
+    this.deps.traffic(agentId).unwatch();
+    const timer = this.timers.get(agentId);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(agentId);
+    return false;
   }
 
   /** Waits for the next line, then sends what came within the interval (never more often). */
@@ -124,7 +137,8 @@ export class Inspector {
         agentId,
         setTimeout(() => {
           this.timers.delete(agentId);
-          if (!this.subscribers.has(agentId)) return;
+          const clients = this.subscribers.get(agentId);
+          if (!clients || !this.live(agentId, clients, Date.now())) return;
           this.flush(agentId);
           this.arm(agentId);
         }, LIVE_INTERVAL_MS),
@@ -157,8 +171,8 @@ export function inspectorHandlers(
 ): Pick<Handlers, 'inspector.window' | 'inspector.subscribe' | 'inspector.record' | 'inspector.recorded'> {
   return {
     'inspector.window': async ({ agentId, beforeSeq, limit }) => inspector.window(agentId, beforeSeq, limit),
-    'inspector.subscribe': async ({ agentId, on }) => {
-      inspector.subscribe(agentId, on);
+    'inspector.subscribe': async ({ agentId, clientId, on }) => {
+      inspector.subscribe(agentId, clientId, on);
       return { ok: true };
     },
     'inspector.record': async ({ agentId, on }) => inspector.setRecording(agentId, on),

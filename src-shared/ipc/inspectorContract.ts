@@ -35,8 +35,8 @@ export const inspectorRequests = {
     "A window of an agent's recent JSON-RPC traffic, both ways, redacted (the newest `limit` rows before `beforeSeq`).",
   ),
   'inspector.subscribe': request<{ ok: true }>()(
-    z.object({ agentId, on: z.boolean() }).strict(),
-    "Start (or stop) receiving an agent's live traffic as `inspector.traffic` events.",
+    z.object({ agentId, clientId: z.string().min(1).max(100), on: z.boolean() }).strict(),
+    "Start, renew (a lease of a minute) or stop receiving an agent's live traffic as `inspector.traffic` events; `clientId`: the page's own id.",
   ),
   'inspector.recorded': request<{ file: string | null; rows: TrafficRow[] }>()(
     z.object({ agentId, beforeTime: z.number().optional(), limit: z.number().int().min(1).max(5000).optional() }).strict(),

@@ -81,8 +81,11 @@ function InspectorDialog({ target }: { target: InspectorTarget }) {
       setDropped(window.dropped);
       setRecordingState(window.recording);
     });
+    // Main forgets a page that stops renewing (closed without unmounting): renewed well within its lease.
+    const renew = setInterval(() => void subscribeTraffic(target.agentId, true), 20_000);
     return () => {
       live = false;
+      clearInterval(renew);
       if (timer) clearTimeout(timer);
       off();
       void subscribeTraffic(target.agentId, false);

@@ -142,4 +142,5 @@ test('an error notice opens the inspector on the messages that led to it', async
   // Filtered to this session and up to the notice; the prompt that crashed it is there.
   await expect(inspector.getByRole('button', { name: /^Up to \d\d:\d\d:\d\d/ })).toBeVisible();
   await expect(inspector.getByRole('list', { name: 'Messages' }).getByRole('button', { name: /session\/prompt\s*request/ })).toBeVisible();
+  await shot(page, 'inspector-from-error-notice');
 });

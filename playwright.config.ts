@@ -13,6 +13,8 @@ const chromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ?
  */
 const PROTOCOL_SPECS = [
   'conversation',
+  'inspector',
+  'model-config',
   'engine-auth',
   'engine-cancel',
   'engine-permission',

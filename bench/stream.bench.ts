@@ -2,7 +2,7 @@
  * Streaming end to end: the browser host with the flood agent, driven in Chromium, against a
  * bare ACP SDK client reading the same agent.
  *
- *   npm run build && npm run bench:stream [-- --runs 3] [--sizes 5000,20000,100000] [--profile] [--skip-large] [--skip-typing] [--cold]
+ *   npm run build && npm run bench:stream [-- --runs 3] [--sizes 5000,20000,100000] [--profile] [--skip-large] [--skip-typing] [--cold] [--inspector]
  *
  * For each N (chunks of 40 characters): the time from Send to the last chunk visible and the
  * session idle, the bare-SDK client's time for the same prompt, their ratio, the longest page
@@ -14,7 +14,9 @@
  * 1 MB Markdown message with fences and tables, then typing and tab switches during an endless
  * stream (responsiveness.ts; `--skip-typing` leaves it out). `--profile` writes CPU profiles of the page
  * (CDP) and the host (`node --cpu-prof`) for the largest N into bench/profiles/ and prints
- * their hottest functions. A benchmark, not a test: it prints numbers and never fails on them.
+ * their hottest functions. `--inspector` adds a third contender for each N: the app with the
+ * protocol inspector open on the flood agent while it streams (live traffic, issue 27).
+ * A benchmark, not a test: it prints numbers and never fails on them.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,7 @@ const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '5000,20000,100000')
 const PROFILE = args.includes('--profile');
 const SKIP_LARGE = args.includes('--skip-large');
 const SKIP_TYPING = args.includes('--skip-typing');
+const INSPECTOR = args.includes('--inspector');
 /** A first answer in the same window and session before the measured one (the bare client runs warm in this process too); `--cold` measures the window's first answer. */
 const WARM = args.includes('--cold') ? '' : 'flood 3000';
 const AGENT = { id: 'flood', name: 'Flood Agent', command: process.execPath, args: [FLOOD_AGENT] };
@@ -59,7 +62,7 @@ interface AppResult {
 }
 
 /** One app run: a fresh host and page, a new session with the flood agent, one prompt. */
-async function appRun(browser: Browser, prompt: string, lastText: string, profile = false): Promise<AppResult> {
+async function appRun(browser: Browser, prompt: string, lastText: string, profile = false, inspector = false): Promise<AppResult> {
   const hostProfileDir = profile ? mkdtempSync(join(tmpdir(), 'acp-bench-prof-')) : undefined;
   const host = await startHost({ agents: [AGENT] }, { profileDir: hostProfileDir });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
@@ -79,8 +82,18 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
       );
     }
     // Rows of the transcript so far (it is virtualized: the warm-up's answer may be unmounted later).
-    const rowsBefore = Number(await page.evaluate(`document.querySelector('.transcript-inner')?.dataset.rowsTotal ?? 0`));
     await page.getByRole('textbox', { name: 'Message' }).fill(prompt);
+    // Opened before the measurement starts (its opening is not the stream's cost). It is a modal
+    // dialog: the page under it is inert, so Send is clicked from script.
+    if (inspector) {
+      await page.getByRole('button', { name: 'Protocol inspector', exact: true }).click();
+      await page
+        .getByRole('dialog', { name: /^Protocol inspector/ })
+        .getByRole('list', { name: 'Messages' })
+        .waitFor();
+      await page.waitForTimeout(500);
+    }
+    const rowsBefore = Number(await page.evaluate(`document.querySelector('.transcript-inner')?.dataset.rowsTotal ?? 0`));
     // Strings, not functions: tsx's helpers (`__name`) do not exist in the page.
     await page.evaluate(`(() => {
       window.benchLongest = 0;
@@ -113,7 +126,8 @@ async function appRun(browser: Browser, prompt: string, lastText: string, profil
     const trace = process.env.BENCH_TRACE;
     if (trace) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
     const start = performance.now();
-    await page.getByRole('button', { name: 'Send' }).click();
+    if (inspector) await page.evaluate(`document.querySelector('.composer-actions button[type="submit"]').click()`);
+    else await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForFunction(
       `(() => {
         // Cheapest first: this runs in the page on every frame while it streams.
@@ -198,11 +212,14 @@ async function main(): Promise<void> {
       const prompt = `flood ${n}`;
       const app: AppResult[] = [];
       const bare: BareResult[] = [];
+      const withInspector: AppResult[] = [];
       for (let run = 0; run < RUNS; run++) {
         const profileThis = PROFILE && run === 0 && n === Math.max(...SIZES);
-        const order = run % 2 === 0 ? ['app', 'bare'] : ['bare', 'app'];
+        const order = run % 2 === 0 ? ['app', 'bare', 'inspector'] : ['inspector', 'bare', 'app'];
         for (const who of order) {
-          if (who === 'app') {
+          if (who === 'inspector') {
+            if (INSPECTOR) withInspector.push(await appRun(browser, prompt, 'END', false, true));
+          } else if (who === 'app') {
             const result = await appRun(browser, prompt, 'END', profileThis);
             if (result.pageProfile) {
               console.log(`page profile: ${result.pageProfile}`);
@@ -217,6 +234,7 @@ async function main(): Promise<void> {
         }
       }
       report(`${n.toLocaleString('en')} chunks × 40`, app, bare);
+      if (INSPECTOR) report(`  with the inspector open`, withInspector, bare);
     }
     if (!SKIP_LARGE) {
       const big: AppResult[] = [];

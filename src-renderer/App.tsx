@@ -11,6 +11,7 @@ import { loadSettingsPreferences } from './features/settings/actions';
 import { Notices } from './ui/Notices';
 import { OrphanWorktrees } from './features/worktrees';
 import { RegistryCatalog } from './features/registry';
+import { InspectorHost } from './features/inspector';
 import { NARROW, useStore } from './store';
 import { closeActiveTab, cycleTab, showSession } from './features/sessions/actions';
 
@@ -123,6 +124,7 @@ export function App() {
         )}
       </main>
       <RegistryCatalog onStartSession={(agentId) => useStore.getState().openNewSession(agentId)} />
+      <InspectorHost />
       {newSession !== undefined && <NewSessionDialog agentId={newSession.agentId} onClose={() => useStore.getState().closeNewSession()} />}
     </div>
   );

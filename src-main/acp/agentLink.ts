@@ -68,6 +68,11 @@ export interface AgentLink {
   setMode(acpSessionId: string, modeId: string): Promise<void>;
   /** Asks the agent to end the running turn. */
   cancelTurn(acpSessionId: string): void;
+  /**
+   * Withdraws the app's own requests to the agent for this session that are still waiting (not
+   * the prompt: `session/cancel` ends it), each with `$/cancel_request`; how many (issue 27).
+   */
+  cancelRequests?(acpSessionId: string): number;
   /** Stops one piece of work the agent owns (its terminal or a tool call), where it offers that. */
   cancelAgentWork(acpSessionId: string, work: { terminalId: string } | { toolCallId: string }): Promise<void>;
   /** The agent's last stderr lines (for error messages and the agent log). */

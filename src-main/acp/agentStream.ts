@@ -11,6 +11,10 @@ export interface FramingHooks {
   onOversize(bytes: number): void;
   /** Hands over the function that reports held garbage (called before a response is passed on). */
   flushGarbage(flush: () => void): void;
+  /** Each JSON-RPC line read or written, as it went (the protocol inspector's ring buffer). */
+  onLine?: (dir: 'in' | 'out', line: string) => void;
+  /** Whether JSON-RPC batches are accepted now (ACP v2 follows JSON-RPC 2.0 on batches; v1 refuses them). */
+  batches?: () => boolean;
 }
 
 /**
@@ -25,7 +29,9 @@ export function agentMessages(
   hooks: FramingHooks,
 ): { stream: MessageStream; input?: ReadableStream<Uint8Array>; output?: WritableStream<Uint8Array> } {
   if (host.messages)
-    return { stream: tappedMessages(host.messages() as { readable: ReadableStream<AnyMessage>; writable: WritableStream<AnyMessage> }, incoming) };
+    return {
+      stream: tappedMessages(host.messages() as { readable: ReadableStream<AnyMessage>; writable: WritableStream<AnyMessage> }, incoming, hooks.onLine),
+    };
   const { input, output } = host.webStreams();
   // Non-JSON stdout is summarised and lines over the SDK's limit are dropped (rawTap.ts).
   const garbage = new GarbageSummary((text) => hooks.onGarbage(text));
@@ -42,13 +48,14 @@ export function agentMessages(
       hooks.onOversize(bytes);
     },
   });
-  return { stream: ndJsonMessages(output, guarded, incoming), input, output };
+  return { stream: ndJsonMessages(output, guarded, incoming, hooks.onLine, hooks.batches), input, output };
 }
 
 /** A message stream (a remote agent's) with the raw tap on its reading side and room to inject answers. */
 export function tappedMessages(
   source: { readable: ReadableStream<AnyMessage>; writable: WritableStream<AnyMessage> },
   incoming: (message: AnyMessage) => AnyMessage | null,
+  onLine?: (dir: 'in' | 'out', line: string) => void,
 ): MessageStream {
   let controller!: ReadableStreamDefaultController<AnyMessage>;
   let closed = false;
@@ -75,6 +82,8 @@ export function tappedMessages(
           controller.close();
           return;
         }
+        // A transport yields objects: the inspector sees each as the line it would be on stdio.
+        onLine?.('in', JSON.stringify(result.value));
         const forward = incoming(result.value);
         if (forward !== null) return controller.enqueue(forward);
       }
@@ -84,9 +93,20 @@ export function tappedMessages(
       await reader.cancel(reason).catch(logged('Closing a remote agent stream', 'debug'));
     },
   });
+  const writer = source.writable.getWriter();
+  const writable = onLine
+    ? new WritableStream<AnyMessage>({
+        write: async (message) => {
+          onLine('out', JSON.stringify(message));
+          await writer.write(message);
+        },
+        close: () => writer.close(),
+        abort: (reason) => writer.abort(reason),
+      })
+    : (writer.releaseLock(), source.writable);
   return {
     readable,
-    writable: source.writable,
+    writable,
     inject: (message) => {
       if (!closed) controller.enqueue(message);
     },

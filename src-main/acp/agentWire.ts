@@ -19,7 +19,8 @@ import { isPermanentFailure, remoteRequestFailure } from './remoteErrors';
 import { REMOTE_MAX_MESSAGE_BYTES } from '../../src-shared/remote';
 import { tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
-import { wireRecorder } from './wireLog';
+import type { TrafficRing } from './trafficRing';
+import { wireRecorder, type WireRecorder } from './wireLog';
 
 type RawObject = Record<string, unknown>;
 
@@ -27,6 +28,10 @@ type RawObject = Record<string, unknown>;
 export interface ConnectionOptions {
   protocol?: ProtocolSetting;
   agent?: { name: string; id?: string };
+  /** The protocol inspector's ring buffer for this agent: every line, both ways. */
+  traffic?: TrafficRing;
+  /** Records the traffic of each process started (default: only under `ACP_DESKTOP_WIRE_LOG`). */
+  recorder?: () => WireRecorder | null;
 }
 
 /**
@@ -54,6 +59,10 @@ export class AgentWire {
   private resolveExit!: (info: ExitInfo) => void;
   private readonly boundary: RawBoundary;
   private readonly serving: ServeContext;
+  private readonly traffic: TrafficRing | undefined;
+  /** The app's requests waiting for an answer, by the ACP session they name: withdrawn when the person stops a turn. */
+  private readonly inFlight = new Map<string, Set<{ method: string; withdraw(): void }>>();
+  private readonly recorder: () => WireRecorder | null;
 
   constructor(
     private readonly spec: LaunchSpec,
@@ -64,6 +73,8 @@ export class AgentWire {
   ) {
     this.protocol = options.protocol ?? 'v1';
     this.agent = options.agent ?? { name: 'The agent' };
+    this.traffic = options.traffic;
+    this.recorder = options.recorder ?? (() => wireRecorder(this.agent.id));
     this.exitedPromise = new Promise((resolve) => (this.resolveExit = resolve));
     this.boundary = new RawBoundary({
       sessionUpdate: (acpSessionId, update, params) => {
@@ -97,7 +108,7 @@ export class AgentWire {
       ? new RemoteAgentHost(this.spec.remote, remoteTiming(this.spec.remote), this.agent.id)
       : this.start(this.spec, this.onStderr);
     this.process = process;
-    const recorder = wireRecorder(this.agent.id);
+    const recorder = this.recorder();
     let onResponse = () => {};
     const incoming = tapIncoming({
       incoming: (message) => {
@@ -111,6 +122,9 @@ export class AgentWire {
       onGarbage: (line) => this.clientSide.onGarbage(line),
       onOversize: (bytes) => this.clientSide.onOversize?.(bytes),
       flushGarbage: (flush) => (onResponse = flush),
+      onLine: this.traffic && ((dir, line) => this.traffic!.push(dir, line)),
+      // v2 follows JSON-RPC 2.0 on batches (rfds-v2-overview); v1 refuses them, as the SDK does.
+      batches: () => this.dialect.version === 2,
     });
     const tapped = tapMessages(
       framed.stream,
@@ -167,6 +181,8 @@ export class AgentWire {
     if (options.signal?.aborted) controller.abort();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     if (options.owner) this.boundary.setOwner(params, options.owner);
+    let withdrawn = false;
+    const untrack = this.track(params, method, () => ((withdrawn = true), controller.abort()));
     let id: JsonRpcId | undefined;
     try {
       const exit = this.process.exited.then((info) => {
@@ -182,6 +198,7 @@ export class AgentWire {
       return raw ? (raw.value as T) : result;
     } catch (error) {
       if (timedOut) throw new UserError(`The agent did not answer ${method} within ${formatSeconds(timeoutMs)}.`);
+      if (withdrawn) throw new UserError(`${method} was cancelled: the turn was stopped.`, AcpErrorCode.requestCancelled);
       // A response the SDK could not map (e.g. a shape it does not know) is still a response.
       id ??= this.boundary.idOf(params);
       const raw = id !== undefined ? this.boundary.rawResult(id) : null;
@@ -198,11 +215,37 @@ export class AgentWire {
       if (transport) throw new UserError(transport, e.code ?? undefined, e.data);
       throw new UserError(describeAgentError(method, e), e.code ?? undefined, e.data);
     } finally {
+      untrack();
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       id ??= this.boundary.idOf(params);
       if (id !== undefined) this.boundary.forget(id);
     }
+  }
+
+  /** Notes a request for the session its params name (see `cancelRequests`); returns its removal. */
+  private track(params: RawObject, method: string, withdraw: () => void): () => void {
+    const acpSessionId = typeof params.sessionId === 'string' ? params.sessionId : null;
+    if (!acpSessionId) return () => {};
+    const entry = { method, withdraw };
+    let set = this.inFlight.get(acpSessionId);
+    if (!set) this.inFlight.set(acpSessionId, (set = new Set()));
+    set.add(entry);
+    return () => {
+      set.delete(entry);
+      if (!set.size && this.inFlight.get(acpSessionId) === set) this.inFlight.delete(acpSessionId);
+    };
+  }
+
+  /**
+   * Withdraws the app's requests for a session that still wait for the agent, except the prompt
+   * (`session/cancel` ends the turn): the SDK sends `$/cancel_request` for each (an aborted
+   * request's signal), and each caller gets "cancelled" at once.
+   */
+  cancelRequests(acpSessionId: string): number {
+    const pending = [...(this.inFlight.get(acpSessionId) ?? [])].filter((entry) => entry.method !== this.dialect.methods.prompt);
+    for (const entry of pending) entry.withdraw();
+    return pending.length;
   }
 
   notify(method: string, params: RawObject): void {

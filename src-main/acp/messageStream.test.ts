@@ -98,3 +98,68 @@ describe('ndJsonMessages: the SDK framing, a chunk of lines at a time', () => {
     ]);
   });
 });
+
+describe('ndJsonMessages: JSON-RPC batches (accepted under ACP v2)', () => {
+  /** A stream fed `lines`, with batches accepted; the SDK's side answers requests when told. */
+  async function batchRun(lines: string[]) {
+    const encoder = new TextEncoder();
+    const input = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const line of lines) controller.enqueue(encoder.encode(`${line}\n`));
+        controller.close();
+      },
+    });
+    const written: unknown[] = [];
+    const decoder = new TextDecoder();
+    const output = new WritableStream<Uint8Array>({ write: (bytes) => void written.push(JSON.parse(decoder.decode(bytes))) });
+    const stream = ndJsonMessages(output, input, undefined, undefined, () => true);
+    const read: AnyMessage[] = [];
+    for await (const message of stream.readable as unknown as AsyncIterable<AnyMessage>) read.push(message);
+    const writer = stream.writable.getWriter();
+    return { read, written, answer: (message: unknown) => writer.write(message as AnyMessage) };
+  }
+
+  it("hands each member on, and sends the answers to the batch's requests back as one array with an error for a member that is not a message", async () => {
+    const { read, written, answer } = await batchRun([
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'fs/read_text_file', params: {} },
+        { jsonrpc: '2.0', method: 'session/update', params: {} },
+        42,
+        { jsonrpc: '2.0', id: 'b', method: 'session/request_permission', params: {} },
+      ]),
+    ]);
+    expect(read.map((m) => (m as { method: string }).method)).toEqual(['fs/read_text_file', 'session/update', 'session/request_permission']);
+    // Answered out of order: nothing goes out until the last one.
+    await answer({ jsonrpc: '2.0', id: 'b', result: { outcome: { outcome: 'cancelled' } } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(written).toEqual([]);
+    await answer({ jsonrpc: '2.0', id: 'a', result: { content: '' } });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(written).toHaveLength(1);
+    const batch = written[0] as { id: unknown; error?: { code: number } }[];
+    expect(Array.isArray(batch)).toBe(true);
+    expect(batch.map((m) => [m.id, m.error?.code ?? 'ok'])).toEqual([
+      [null, -32600],
+      ['b', 'ok'],
+      ['a', 'ok'],
+    ]);
+  });
+
+  it('answers nothing to a batch of notifications, one error to an empty batch, and single messages as before', async () => {
+    const { read, written, answer } = await batchRun([
+      JSON.stringify([
+        { jsonrpc: '2.0', method: 'a' },
+        { jsonrpc: '2.0', method: 'b' },
+      ]),
+      '[]',
+      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'c' }),
+    ]);
+    expect(read.map((m) => (m as { method: string }).method)).toEqual(['a', 'b', 'c']);
+    await answer({ jsonrpc: '2.0', id: 7, result: {} });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(written).toEqual([
+      { jsonrpc: '2.0', id: null, error: expect.objectContaining({ code: -32600 }) },
+      { jsonrpc: '2.0', id: 7, result: {} },
+    ]);
+  });
+});

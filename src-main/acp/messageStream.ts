@@ -16,18 +16,26 @@ export interface MessageStream extends Stream {
  * (issue 11's host profile). `incoming` sees each message in order before the SDK does and may
  * replace it (rawTap.ts), or return null to keep it from the SDK (a notification taken raw:
  * 20,000 streamed chunks are 20,000 reads the SDK need not do). Lines arrive whole and within
- * the size limit (`guardStdout`).
+ * the size limit (`guardStdout`). `onLine` sees every line as it crosses the boundary, both
+ * ways, as text (the protocol inspector's ring buffer: it must stay cheap).
  */
 export function ndJsonMessages(
   output: WritableStream<Uint8Array>,
   input: ReadableStream<Uint8Array>,
   incoming: (message: AnyMessage) => AnyMessage | null = (message) => message,
+  onLine?: (dir: 'in' | 'out', line: string) => void,
+  /** Whether JSON-RPC batches are accepted now (ACP v2 follows JSON-RPC 2.0 on batches; v1 refuses them). */
+  batches: () => boolean = () => false,
 ): MessageStream {
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   let writing: Promise<void> = Promise.resolve();
-  const send = (message: unknown): Promise<void> => {
-    const bytes = encoder.encode(`${JSON.stringify(message)}\n`);
+  const batching = new BatchAnswers((answers) => void write(answers).catch(logged('Answering a batch from the agent', 'debug')));
+  const send = (message: unknown): Promise<void> => (batching.hold(message) ? Promise.resolve() : write(message));
+  const write = (message: unknown): Promise<void> => {
+    const text = JSON.stringify(message);
+    onLine?.('out', text);
+    const bytes = encoder.encode(`${text}\n`);
     const write = writing.then(async () => {
       const writer = output.getWriter();
       try {
@@ -49,6 +57,7 @@ export function ndJsonMessages(
   const deliver = (text: string): boolean => {
     const line = text.trim();
     if (!line) return false;
+    onLine?.('in', line);
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -56,8 +65,10 @@ export function ndJsonMessages(
       answer(RequestError.parseError());
       return false;
     }
-    if (Array.isArray(message)) answer(RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported'));
-    else if (typeof message !== 'object' || message === null) answer(RequestError.invalidRequest(message));
+    if (Array.isArray(message)) {
+      if (!batches()) answer(RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported'));
+      else return deliverBatch(message);
+    } else if (typeof message !== 'object' || message === null) answer(RequestError.invalidRequest(message));
     else {
       const forward = incoming(message as AnyMessage);
       if (forward === null) return false;
@@ -65,6 +76,34 @@ export function ndJsonMessages(
       return true;
     }
     return false;
+  };
+
+  /**
+   * A batch (JSON-RPC 2.0 §6): each member is handled as if it came alone; the answers to its
+   * requests, and an error for each member that is not a message, go back together as one array
+   * once all are ready; a batch of notifications is not answered; an empty one is one error.
+   */
+  const deliverBatch = (members: unknown[]): boolean => {
+    if (!members.length) {
+      answer(RequestError.invalidRequest(members, 'An empty JSON-RPC batch'));
+      return false;
+    }
+    const errors: unknown[] = [];
+    const waiting: unknown[] = [];
+    const forward: AnyMessage[] = [];
+    for (const member of members) {
+      if (typeof member !== 'object' || member === null || Array.isArray(member)) {
+        errors.push({ jsonrpc: '2.0', id: null, error: RequestError.invalidRequest(member).toErrorResponse() });
+        continue;
+      }
+      const raw = member as { id?: unknown; method?: unknown };
+      if (typeof raw.method === 'string' && raw.id !== undefined && raw.id !== null) waiting.push(raw.id);
+      const next = incoming(member as AnyMessage);
+      if (next !== null) forward.push(next);
+    }
+    batching.open(waiting, errors);
+    for (const message of forward) controller.enqueue(message);
+    return forward.length > 0;
   };
 
   // Text of a line that has not ended yet, across chunks (joined once the line ends: a 5 MB
@@ -131,3 +170,44 @@ export function ndJsonMessages(
     },
   };
 }
+
+/**
+ * The app's answers to the requests of the agent's batches, held until every request of a batch
+ * is answered, then sent as one array with the batch's errors (JSON-RPC 2.0 §6).
+ */
+class BatchAnswers {
+  private byId = new Map<string, Batch>();
+
+  constructor(private readonly send: (answers: unknown[]) => void) {}
+
+  open(ids: unknown[], errors: unknown[]): void {
+    if (!ids.length) {
+      if (errors.length) this.send(errors);
+      return;
+    }
+    const batch: Batch = { waiting: new Set(ids.map(key)), answers: [...errors] };
+    for (const id of batch.waiting) this.byId.set(id, batch);
+  }
+
+  /** Takes an outgoing answer that belongs to a batch; whether it did. */
+  hold(message: unknown): boolean {
+    if (!this.byId.size || typeof message !== 'object' || message === null) return false;
+    const raw = message as { id?: unknown; method?: unknown };
+    if (raw.method !== undefined || raw.id === undefined) return false;
+    const id = key(raw.id);
+    const batch = this.byId.get(id);
+    if (!batch) return false;
+    this.byId.delete(id);
+    batch.waiting.delete(id);
+    batch.answers.push(message);
+    if (!batch.waiting.size) this.send(batch.answers);
+    return true;
+  }
+}
+
+interface Batch {
+  waiting: Set<string>;
+  answers: unknown[];
+}
+
+const key = (id: unknown) => `${typeof id}:${String(id)}`;

@@ -14,24 +14,45 @@ export const WIRE_LOG_ENV = 'ACP_DESKTOP_WIRE_LOG';
 export interface WireRecorder {
   incoming(message: unknown): void;
   outgoing(message: unknown): void;
+  /** The file written. */
+  readonly file: string;
 }
 
-export function wireRecorder(agentId: string | undefined, env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): WireRecorder | null {
-  const folder = env[WIRE_LOG_ENV]?.trim();
+/** The wire log file of an agent in `folder`. */
+export function wireLogFile(folder: string, agentId: string | undefined): string {
+  return join(folder, `${(agentId ?? 'agent').replace(/[^\w.@-]/g, '_')}.wire.jsonl`);
+}
+
+/**
+ * A recorder into `options.folder` (recording turned on in the protocol inspector) or the
+ * variable's folder; null when neither is set. `redact` runs on each message before it is
+ * written: no secret reaches the file (src-shared/inspector/redact.ts).
+ */
+export function wireRecorder(
+  agentId: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  now: () => number = Date.now,
+  options: { folder?: string; redact?: (message: unknown, dir: 'in' | 'out') => unknown } = {},
+): WireRecorder | null {
+  const folder = options.folder ?? env[WIRE_LOG_ENV]?.trim();
   if (!folder) return null;
-  const file = join(folder, `${(agentId ?? 'agent').replace(/[^\w.@-]/g, '_')}.wire.jsonl`);
+  const redact = options.redact ?? ((message: unknown) => message);
+  const way = { 'agent→client': 'in', 'client→agent': 'out' } as const;
+  const file = wireLogFile(folder, agentId);
   const started = now();
   let failed = false;
-  const append = (dir: string, msg: unknown) => {
+  const append = (dir: keyof typeof way, msg: unknown) => {
     if (failed) return;
     try {
       mkdirSync(folder, { recursive: true });
-      appendFileSync(file, `${JSON.stringify({ dir, t: now() - started, msg })}\n`);
+      // `at`: the time (epoch ms), so the inspector can show the file's older lines in order.
+      const at = now();
+      appendFileSync(file, `${JSON.stringify({ dir, t: at - started, at, msg: redact(msg, way[dir]) })}\n`);
     } catch (error) {
       // Diagnostics must never break the session: one warning, then the recorder is off.
       failed = true;
       logWarn(`Recording ACP messages in ${file} (${WIRE_LOG_ENV}); stopped`, error);
     }
   };
-  return { incoming: (message) => append('agent→client', message), outgoing: (message) => append('client→agent', message) };
+  return { file, incoming: (message) => append('agent→client', message), outgoing: (message) => append('client→agent', message) };
 }

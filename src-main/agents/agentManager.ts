@@ -16,6 +16,8 @@ import { obj } from '../../src-shared/acp/read';
 import { claudeRootEnv } from '../quirks/claudeCodeAcp';
 import { geminiShellEnv } from '../quirks/geminiCli';
 import { logUnlessMissing } from '../log/mainLog';
+import { TrafficRing } from '../acp/trafficRing';
+import type { WireRecorder } from '../acp/wireLog';
 
 /** An agent the app knows how to describe and, when `launch` is set, to start. */
 export interface AgentDefinition {
@@ -56,6 +58,8 @@ export interface AgentManagerOptions {
   protocol?: (agentId: string) => ProtocolSetting;
   /** Makes the connection to a started agent (default: `AgentConnection` over the SDK; tests: a stub link). */
   connect?: ConnectionFactory;
+  /** Records an agent's traffic to a file from its start (the protocol inspector's setting). */
+  recorder?: (agentId: string) => WireRecorder | null;
 }
 
 /** What the manager needs to make one agent's connection (`AgentConnection`'s arguments). */
@@ -67,11 +71,15 @@ export interface ConnectionRequest {
   agent: { name: string; id: string };
   /** Where the agent's stderr goes besides the in-memory tail (its own rotated log). */
   stderr?: (text: string) => void;
+  /** The protocol inspector's ring buffer of this agent's JSON-RPC lines. */
+  traffic?: TrafficRing;
+  /** Records the traffic of each process started (the inspector's setting). */
+  recorder?: () => WireRecorder | null;
 }
 export type ConnectionFactory = (request: ConnectionRequest) => AgentLink;
 
-const connectOverSdk: ConnectionFactory = ({ launch, clientSide, startAgent, protocol, agent, stderr }) =>
-  new AgentConnection(launch, clientSide, stderr, startAgent, { protocol, agent });
+const connectOverSdk: ConnectionFactory = ({ launch, clientSide, startAgent, protocol, agent, stderr, traffic, recorder }) =>
+  new AgentConnection(launch, clientSide, stderr, startAgent, { protocol, agent, traffic, ...(recorder ? { recorder } : {}) });
 
 /**
  * Starts agent processes on demand (one per agent, shared by all its sessions), runs
@@ -86,6 +94,22 @@ export class AgentManager {
   >();
   private stderrCache = new Map<string, string[]>();
   readonly secrets: SecretStore;
+  // ---- The protocol inspector (issue 27): traffic per agent, kept across restarts.
+  private rings = new Map<string, TrafficRing>();
+  private recordings = new Map<string, string>();
+
+  /** The agent's ring buffer of recent JSON-RPC lines. */
+  traffic(agentId: string): TrafficRing {
+    let ring = this.rings.get(agentId);
+    if (!ring) this.rings.set(agentId, (ring = new TrafficRing()));
+    return ring;
+  }
+
+  /** The wire log file the agent's running process writes, if it records. */
+  recordingFile(agentId: string): string | null {
+    return this.runtimes.has(agentId) ? (this.recordings.get(agentId) ?? null) : null;
+  }
+  // ---- end of the protocol inspector's part.
 
   constructor(private readonly options: AgentManagerOptions) {
     this.secrets = options.secrets ?? new InMemorySecretStore();
@@ -150,6 +174,17 @@ export class AgentManager {
       protocol: this.options.protocol?.(agentId) ?? 'v1',
       agent: { name: agent.name, id: agentId },
       stderr: logs && ((text) => logs.write(agentId, text)),
+      traffic: this.traffic(agentId),
+      ...(this.options.recorder
+        ? {
+            recorder: () => {
+              const recorder = this.options.recorder!(agentId);
+              if (recorder) this.recordings.set(agentId, recorder.file);
+              else this.recordings.delete(agentId);
+              return recorder;
+            },
+          }
+        : {}),
     });
     logs?.note(agentId, `started: ${[launch.command, ...launch.args].join(' ')} (pid ${connection.pid ?? 'none'})`);
     const runtime: Runtime = { connection, status: 'starting', ready: Promise.resolve(connection) };

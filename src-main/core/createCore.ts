@@ -30,6 +30,7 @@ import { remoteAgentHandlers, withRemote } from './remoteAgentHandlers';
 import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
+import { Inspector, inspectorHandlers } from './inspector';
 
 /**
  * The composition root: builds every service once, hands each the few functions it needs (no
@@ -52,6 +53,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     startAgent: options.startAgent,
     connect: options.connectAgent,
     protocol: (agentId) => protocolFor(settings.settings, agentId),
+    recorder: (agentId) => inspector.recorder(agentId),
     onChange: changed,
     logs: new AgentLogs(join(options.dataDir, 'logs', 'agents')),
     onExit: (agentId, info, tail, stderrLog) => {
@@ -127,6 +129,18 @@ export function createCore(options: AppCoreOptions): AppCore {
   pruneTimer.unref?.();
   // ---- end of checkpoints
   const tabs = new TabsStore(options.dataDir);
+  // ---- The protocol inspector (issue 27).
+  const inspector: Inspector = new Inspector({
+    dataDir: options.dataDir,
+    settings: () => settings.settings,
+    updateSettings: (mutate) => settings.update(mutate),
+    traffic: (agentId) => agents.traffic(agentId),
+    launchEnv: (agentId) => agents.launchSpec(agentId)?.env ?? {},
+    recordingFile: (agentId) => agents.recordingFile(agentId),
+    secrets: agents.secrets,
+    emit: (payload) => events.emit('inspector.traffic', payload),
+  });
+  // ---- end of the protocol inspector.
   const history: HistoryService = new HistoryService({
     dataDir: options.dataDir,
     sessions: historySessions(sessions),
@@ -231,6 +245,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     ...logHandlers(options.openPath),
     ...worktreeHandlers(worktrees, { sessionTitle: (sessionId) => sessions.live(sessionId)?.fold().title ?? null, openPath: options.openPath }),
     ...checkpointHandlers(checkpoints, (sessionId) => checkpointPort(sessions.get(sessionId))),
+    ...inspectorHandlers(inspector),
   };
 
   return {
@@ -259,6 +274,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     dispose: async () => {
       remote.dispose();
       clearTimeout(pruneTimer);
+      inspector.dispose();
       await sessions.disposeAll();
       await history.dispose();
       await agents.stopAll();

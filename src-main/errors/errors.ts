@@ -28,4 +28,6 @@ export const AcpErrorCode = {
   methodNotFound: -32601,
   /** ACP v2: the requested protocol version is not supported; `data` has `requested` and `supported`. */
   protocolVersionNotSupported: -32022,
+  /** `$/cancel_request` withdrew the request (rfds-request-cancellation). */
+  requestCancelled: -32800,
 } as const;

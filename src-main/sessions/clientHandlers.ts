@@ -10,6 +10,7 @@ import { Terminal } from '../terminals/terminalManager';
 import type { AcpRoutes } from './acpRoutes';
 import { rememberedOption } from './permissionMemory';
 import type { Session } from './session';
+import { isWithdrawal, withdrawnElicitationNote, withdrawnPermissionNote } from './withdrawn';
 import { AcpErrorCode, UserError } from '../errors/errors';
 
 export interface ClientHandlerDeps {
@@ -103,6 +104,8 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       signal.addEventListener('abort', () => {
         if (session.permissions.resolve(requestId, { outcome: { outcome: 'cancelled' } })) {
           session.record({ kind: 'permission.resolved', requestId, optionId: null, reason: 'the agent withdrew the request' });
+          // `$/cancel_request`: the card closes, and the transcript says why (issue 27).
+          if (isWithdrawal(signal)) session.record({ kind: 'notice', level: 'info', message: withdrawnPermissionNote(asked.tool, title) });
         }
       });
       return (await answer) as never;
@@ -198,6 +201,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       signal.addEventListener('abort', () => {
         if (owner.elicitations.resolve(requestId, { action: 'cancel' })) {
           owner.record({ kind: 'elicitation.resolved', requestId, action: 'cancel' });
+          if (isWithdrawal(signal)) owner.record({ kind: 'notice', level: 'info', message: withdrawnElicitationNote(raw) });
         }
       });
       const result = await answer;

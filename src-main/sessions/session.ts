@@ -321,6 +321,8 @@ export class Session {
     this.cancelPending('cancelled');
     if (!turn) return;
     turn.cancelRequested = true;
+    // The app's own requests still waiting for the agent are withdrawn too (`$/cancel_request`).
+    if (this.connection && this.acpSessionId) this.connection.cancelRequests?.(this.acpSessionId);
     if (this.connection && this.acpSessionId) this.connection.cancelTurn(this.acpSessionId);
     // The agent should answer the prompt with `cancelled`; if it never does, stop waiting.
     turn.cancelTimer ??= setTimeout(() => turn.abort.abort(), this.host.cancelGraceMs);

@@ -10,6 +10,7 @@ import { agentWorkRequests } from './agentWorkContract';
 import { worktreeRequests } from './worktreeContract';
 import { remoteRequests } from './remoteContract';
 import { checkpointRequests } from './checkpointContract';
+import { inspectorEvents, inspectorRequests } from './inspectorContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -127,6 +128,7 @@ export const requests = {
   ...worktreeRequests,
   ...remoteRequests,
   ...checkpointRequests,
+  ...inspectorRequests,
 } as const;
 
 export const events = {
@@ -140,6 +142,7 @@ export const events = {
     agentId?: string;
   }>('An app command from the desktop shell (menu, notification click, acp-desktop:// link) for the renderer to carry out.'),
   ...registryEvents,
+  ...inspectorEvents,
 } as const;
 
 export type Requests = typeof requests;

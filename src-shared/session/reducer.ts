@@ -280,11 +280,12 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         message: `The agent exited${event.code !== null ? ` with code ${event.code}` : ''}${event.signal ? ` (signal ${event.signal})` : ''}.`,
         detail: event.stderrTail,
         ...(event.stderrLog ? { logFile: event.stderrLog } : {}),
+        ts: event.ts,
       });
       return;
     case 'notice':
       if (event.level === 'error' && state.status === 'starting') state.status = 'error';
-      push(state, { kind: 'notice', id: entryId(state, event.seq), level: event.level, message: event.message });
+      push(state, { kind: 'notice', id: entryId(state, event.seq), level: event.level, message: event.message, ts: event.ts });
       return;
     case 'session.readonly':
       state.readonlyReason = event.reason;

@@ -79,6 +79,8 @@ export interface NoticeEntry {
   detail?: string[];
   /** Where the rest of `detail` is (an agent's own log file). */
   logFile?: string;
+  /** When it was recorded (epoch ms): the protocol inspector shows the messages up to it. */
+  ts?: number;
 }
 export interface FileWrittenEntry {
   kind: 'file';

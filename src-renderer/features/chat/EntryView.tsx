@@ -1,6 +1,8 @@
 import { memo } from 'react';
 import { contentBlockView } from '../../../src-shared/acp/content';
-import type { ContentBlock } from '../../../src-shared/session/events';
+import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
+import { InspectorButton } from '../inspector';
+import { describeTurnUsage, turnUsage } from '../../../src-shared/acp/turnUsage';
 import type { FileWrittenEntry, PlanEntry, StopEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
@@ -65,6 +67,7 @@ export const EntryView = memo(function EntryView({ sessionId, index }: { session
               The agent&apos;s full log: <code>{entry.logFile}</code>
             </p>
           )}
+          {entry.level === 'error' && <NoticeInspectorLink sessionId={sessionId} ts={entry.ts} />}
         </div>
       );
     case 'file':
@@ -91,11 +94,13 @@ function StopLine({ entry }: { entry: StopEntry }) {
         {stopLabel(entry.stopReason)}
         {entry.error ? `: ${entry.error}` : ''}
       </span>
+      <TurnUsageNote usage={entry.usage} />
     </div>
   ) : (
     <div className="entry stop" role="status">
       <span className="stop-rule" aria-hidden="true" />
       <span>{stopLabel(entry.stopReason)}</span>
+      <TurnUsageNote usage={entry.usage} />
       <span className="stop-rule" aria-hidden="true" />
     </div>
   );
@@ -210,4 +215,19 @@ export function ContentView({ block: raw }: { block: ContentBlock }) {
       // Audio is not played here yet; it and future or extension types are shown raw.
       return <UnknownBox label={`content ${raw.type}`} raw={raw} />;
   }
+}
+
+/** "Show the messages that led to this": the protocol inspector on this session, up to the notice. */
+function NoticeInspectorLink({ sessionId, ts }: { sessionId: string; ts?: number }) {
+  const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
+  const acpSessionId = useStore((s) => s.sessions[sessionId]?.acpSessionId ?? undefined);
+  if (!agentId) return null;
+  return <InspectorButton className="link-button" label="Show the messages that led to this" target={{ agentId, acpSessionId, until: ts }} />;
+}
+
+/** The tokens the agent reported for the turn when it ended (rfds-end-turn-token-usage). */
+function TurnUsageNote({ usage }: { usage?: RawObject | null }) {
+  const view = turnUsage(usage);
+  if (!view) return null;
+  return <span className="muted small turn-usage">· {describeTurnUsage(view)}</span>;
 }

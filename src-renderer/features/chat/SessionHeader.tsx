@@ -6,6 +6,7 @@ import { ExportMenu } from '../history';
 import { WorktreeBadge } from '../worktrees';
 import { restartAgent } from './actions';
 import { RemoteSessionLine } from '../remote/RemoteStatus';
+import { openInspector } from '../inspector';
 
 export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId: string; panelTabs: number; panelShown: boolean }) {
   const title = useStore((s) => s.sessions[sessionId]?.title);
@@ -13,6 +14,7 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
   const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
   const cwd = useStore((s) => s.sessions[sessionId]?.cwd);
   const status = useStore((s) => s.sessions[sessionId]?.status);
+  const acpSessionId = useStore((s) => s.sessions[sessionId]?.acpSessionId);
   // A session whose agent failed to start (error before any ACP session) needs the same way
   // out as a crashed one: without it, fixing settings.json left no way to try again.
   const neverConnected = useStore((s) => !s.sessions[sessionId]?.acpSessionId);
@@ -43,6 +45,17 @@ export function SessionHeader({ sessionId, panelTabs, panelShown }: { sessionId:
           </button>
         )}
         <ExportMenu sessionId={sessionId} />
+        {agentId && (
+          <button
+            type="button"
+            className="icon-button"
+            aria-label="Protocol inspector"
+            title="See the ACP messages of this session's agent"
+            onClick={() => openInspector({ agentId, acpSessionId: acpSessionId ?? undefined })}
+          >
+            <Icon name="search" />
+          </button>
+        )}
         <button
           type="button"
           className="icon-button"

@@ -4,6 +4,7 @@ import type { RawObject } from '../../../src-shared/session/events';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { setConfigOption, setMode } from './actions';
+import './modelGroup.css';
 
 const NO_OPTIONS: RawObject[] = [];
 
@@ -25,13 +26,17 @@ export function ConfigBar({ sessionId }: { sessionId: string }) {
   if (!connected) return null;
   return (
     <div className="config-bar" role="toolbar" aria-label="Session options">
-      {shown.map((option) =>
-        option.type === 'boolean' ? (
-          <BooleanOption key={option.id} sessionId={sessionId} option={option} />
-        ) : option.type === 'select' ? (
-          <SelectOption key={option.id} sessionId={sessionId} option={option} />
-        ) : null,
-      )}
+      {shown.map((option, index) => {
+        // The model picker and its parameters (`model_config`, rfds-model-config-category) sit
+        // together, in one group where the first of them is (orderConfigOptions puts them in a row).
+        if (!isModelOption(option)) return renderOption(sessionId, option);
+        if (index !== shown.findIndex(isModelOption)) return null;
+        return (
+          <div key="model-group" className="config-model-group" role="group" aria-label="Model settings">
+            {shown.filter(isModelOption).map((modelOption) => renderOption(sessionId, modelOption))}
+          </div>
+        );
+      })}
       {useModes && <ModeSelect sessionId={sessionId} modes={modes} />}
       {!hasModel && (
         <MissingInfo
@@ -47,6 +52,14 @@ export function ConfigBar({ sessionId }: { sessionId: string }) {
       )}
     </div>
   );
+}
+
+const isModelOption = (option: ConfigOptionView) => option.category === 'model' || option.category === 'model_config';
+
+function renderOption(sessionId: string, option: ConfigOptionView) {
+  if (option.type === 'boolean') return <BooleanOption key={option.id} sessionId={sessionId} option={option} />;
+  if (option.type === 'select') return <SelectOption key={option.id} sessionId={sessionId} option={option} />;
+  return null;
 }
 
 function SelectOption({ sessionId, option }: { sessionId: string; option: Extract<ConfigOptionView, { type: 'select' }> }) {

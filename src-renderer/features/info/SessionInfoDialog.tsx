@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { agentInfoView, capabilitiesOf } from '../../../src-shared/acp/agent';
 import { useStore } from '../../store';
 import { MainLogSection } from './MainLogSection';
+import { describeTurnUsage, sessionTurnUsage } from '../../../src-shared/acp/turnUsage';
+import { GatedControlsSection } from './GatedControlsSection';
 import { formatCost, formatTokens } from './UsageMeter';
 import { readAgentStderr, signOutOfAgent } from './actions';
 import { whereText } from '../remote/RemoteStatus';
@@ -43,6 +45,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
     ...Object.keys(caps.session).map((key): [string, boolean] => [`Session ${key}`, true]),
   ];
   const usage = session.usage;
+  const turnTotals = sessionTurnUsage(session.entries);
   return (
     <dialog ref={dialog} className="dialog info-dialog" aria-labelledby="info-title" onClose={onClose}>
       <div className="dialog-head">
@@ -116,11 +119,14 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
               {usage?.used !== undefined ? `${formatTokens(usage.used)}${usage.size ? ` of ${formatTokens(usage.size)}` : ''} tokens` : 'not reported'}
               {usage?.cost ? ` · ${formatCost(usage.cost)}` : ''}
             </dd>
+            <dt>Tokens in turns</dt>
+            <dd>{turnTotals ? `${describeTurnUsage(turnTotals)} over ${turnTotals.turns} turn${turnTotals.turns === 1 ? '' : 's'}` : 'not reported'}</dd>
             <dt>Entries</dt>
             <dd>{session.entries.length}</dd>
           </dl>
         </section>
       </div>
+      <GatedControlsSection sessionId={sessionId} />
       <section aria-labelledby="info-stderr">
         <div className="dialog-head">
           <h3 id="info-stderr">Agent log (stderr)</h3>

@@ -5,6 +5,7 @@ import { showSession } from './actions';
 import { AgentIcon } from '../../ui/AgentIcon';
 import { loadCatalog, openCatalog } from '../registry';
 import { Icon } from '../../ui/Icon';
+import { openInspector } from '../inspector';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
 import { remoteStateText } from '../remote/RemoteStatus';
 
@@ -147,6 +148,15 @@ function AgentRow({ agent, onNewSession }: { agent: AgentSummary; onNewSession: 
           </button>
         )}
       </div>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={`Protocol inspector for ${agent.name}`}
+        title={`See ${agent.name}'s ACP messages`}
+        onClick={() => openInspector({ agentId: agent.id })}
+      >
+        <Icon name="search" />
+      </button>
       <button
         type="button"
         className="icon-button"

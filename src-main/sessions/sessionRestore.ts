@@ -17,7 +17,14 @@ export const snapshotPolicy = { minEvents: 500 };
  */
 export async function foldLog(
   file: string,
-): Promise<{ state: SessionState; capabilities: RawObject | null | undefined; unreported: number; damaged: LineRange[]; offsets: LogOffsets; eventsParsed: number } | null> {
+): Promise<{
+  state: SessionState;
+  capabilities: RawObject | null | undefined;
+  unreported: number;
+  damaged: LineRange[];
+  offsets: LogOffsets;
+  eventsParsed: number;
+} | null> {
   const folded = await foldLogFile(file, sessionFold);
   if (!folded.state || !folded.state.state.agentId) return null;
   if (folded.eventsParsed > 0 && folded.eventsParsed >= snapshotPolicy.minEvents) saveSnapshot(file, sessionFold, folded);

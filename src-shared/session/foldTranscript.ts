@@ -41,8 +41,14 @@ export function appendChunk(state: SessionState, role: MessageRole, content: Con
   if (role === 'user') {
     // The prompt is shown optimistically at `turn.started`; agents that echo it would show it twice.
     if (state.currentTurnId) return;
-    if (tail?.kind === 'user' && tail.turnId === 'replay') entries[entries.length - 1] = { ...tail, content: [...tail.content, content] };
+    // A replayed message goes on while its id stays the same (or is absent); a new id is a new message.
+    const userKey = messageId ? `user:${messageId}` : undefined;
+    const last = entries.length - 1;
+    const continues =
+      tail?.kind === 'user' && tail.turnId === 'replay' && (userKey === undefined || !isIndexed(state, last, 'user') || state.messageIndex?.[userKey] === last);
+    if (continues) entries[last] = { ...tail, content: [...tail.content, content] };
     else entries.push({ kind: 'user', id: entryId(state, seq), turnId: 'replay', content: [content] });
+    if (userKey !== undefined) indexMessage(state, userKey, continues ? last : entries.length - 1);
     return;
   }
   const key = messageId ? `${role}:${messageId}` : undefined;

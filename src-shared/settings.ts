@@ -15,13 +15,16 @@ export type ProtocolSetting = (typeof PROTOCOL_SETTINGS)[number];
 export const DEFAULT_PROTOCOL: ProtocolSetting = 'v1';
 const protocolSetting = z.enum(PROTOCOL_SETTINGS);
 
+/** An agent's id: what settings.json and the "Add agent" forms accept. */
+export const agentIdSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore');
+
 export const customAgentSchema = z
   .object({
-    id: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
+    id: agentIdSchema,
     name: z.string().min(1).max(200),
     /** A local agent: the command to start (or `url` for a remote one, docs/REMOTE.md). */
     command: z.string().min(1).optional(),

@@ -4,26 +4,16 @@ import type { CustomAgent } from '../../src-shared/settings';
 import { isPermanentFailure } from '../acp/remoteErrors';
 import type { AgentDefinition } from '../agents/agentManager';
 import type { ExitInfo } from '../process/agentProcess';
-import { logged, logWarn } from '../log/mainLog';
-import type { SecretStore } from '../store/secretStore';
+import { logged } from '../log/mainLog';
+import { readStringMap, type SecretStore, writeStringMap } from '../store/secretStore';
 
 /** A remote agent's secret header values (kept in the secret store, never in settings.json). */
 export function readAgentHeaders(store: SecretStore | undefined, agentId: string): Record<string, string> {
-  const text = store?.get(agentHeadersKey(agentId));
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-  } catch (error) {
-    logWarn(`Reading the stored headers of ${agentId} (damaged: read as empty)`, error);
-    return {};
-  }
+  return readStringMap(store, agentHeadersKey(agentId), `the stored headers of ${agentId}`);
 }
 
 export function writeAgentHeaders(store: SecretStore, agentId: string, headers: Record<string, string>): void {
-  if (Object.keys(headers).length === 0) store.delete(agentHeadersKey(agentId));
-  else store.set(agentHeadersKey(agentId), JSON.stringify(headers));
+  writeStringMap(store, agentHeadersKey(agentId), headers);
 }
 
 /** A remote agent from settings.json: its endpoint (secret headers merged in from the store). */

@@ -40,19 +40,29 @@ export function agentEnvKey(agentId: string): string {
 
 /** An agent's stored sign-in environment; a damaged entry reads as empty. */
 export function readAgentEnv(store: SecretStore, agentId: string): Record<string, string> {
-  const text = store.get(agentEnvKey(agentId));
+  return readStringMap(store, agentEnvKey(agentId), `the stored sign-in values of ${agentId}`);
+}
+
+/** A stored `{ name: value }` map of strings (an agent's environment or headers); a damaged entry reads as empty. */
+export function readStringMap(store: SecretStore | undefined, key: string, what: string): Record<string, string> {
+  const text = store?.get(key);
   if (!text) return {};
   try {
     const value = JSON.parse(text) as unknown;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
     return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   } catch (error) {
-    logWarn(`Reading the stored sign-in values of ${agentId} (damaged: read as empty)`, error);
+    logWarn(`Reading ${what} (damaged: read as empty)`, error);
     return {};
   }
 }
 
+/** Stores a `{ name: value }` map of strings under `key`; an empty one removes the key. */
+export function writeStringMap(store: SecretStore, key: string, values: Record<string, string>): void {
+  if (Object.keys(values).length === 0) store.delete(key);
+  else store.set(key, JSON.stringify(values));
+}
+
 export function writeAgentEnv(store: SecretStore, agentId: string, env: Record<string, string>): void {
-  if (Object.keys(env).length === 0) store.delete(agentEnvKey(agentId));
-  else store.set(agentEnvKey(agentId), JSON.stringify(env));
+  writeStringMap(store, agentEnvKey(agentId), env);
 }

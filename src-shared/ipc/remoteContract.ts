@@ -1,17 +1,13 @@
 import { z } from 'zod';
 import { request } from './define';
-import { PROTOCOL_SETTINGS } from '../settings';
+import { agentIdSchema, PROTOCOL_SETTINGS } from '../settings';
 
 /** Remote agents (issue 26, docs/REMOTE.md): adding one from the UI; its secret headers go to the secret store. */
 export const remoteRequests = {
   'agent.addRemote': request<{ ok: true; warning: string | null }>()(
     z
       .object({
-        id: z
-          .string()
-          .min(1)
-          .max(100)
-          .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore'),
+        id: agentIdSchema,
         name: z.string().min(1).max(200),
         url: z.string().min(1).max(2048),
         headers: z

@@ -384,7 +384,9 @@ export class SessionManager {
    * ends with `message` and a notice that it was cut); returns the sessions to reconnect.
    */
   detachForReconnect(agentId: string, message: string): Session[] {
-    const cut = [...this.sessions.values()].filter((session) => session.agentId === agentId && session.turn);
+    // A turn still running is cut now; one the lost stream already failed (its prompt's answer can
+    // arrive before the exit is seen) was cut by the same loss and gets the same notice.
+    const cut = [...this.sessions.values()].filter((session) => session.agentId === agentId && (session.turn || lastTurnFailedWith(session, message)));
     const affected = this.stopAgentSessions(agentId, message);
     for (const session of cut)
       session.record({
@@ -452,4 +454,10 @@ export class SessionManager {
   private log(message: string): void {
     logWarn(message);
   }
+}
+
+/** Whether the session's latest entry is the end of a turn that failed with `message`. */
+function lastTurnFailedWith(session: Session, message: string): boolean {
+  const last = session.fold().entries.at(-1);
+  return last?.kind === 'stop' && last.error === message;
 }

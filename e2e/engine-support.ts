@@ -2,16 +2,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { test as base, expect, fixtureAgent, openApp, send, startHost, type RunningHost } from './fixtures/host';
+import { test as base, expect, fixtureAgent, leavePage, openApp, send, startHost, type RunningHost } from './fixtures/host';
 
 export { expect, send };
 
 /** A host whose only agent is the fixture with the given flags (no chunk delay); console errors fail the test. */
 export const engineTest = base.extend<{ agentArgs: string[]; host: RunningHost }>({
   agentArgs: [[], { option: true }],
-  host: async ({ agentArgs }, use) => {
+  // The page leaves before the host stops (see the `host` fixture in fixtures/host.ts).
+  host: async ({ agentArgs, page }, use) => {
     const host = await startHost({ settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0', ...agentArgs])] } });
     await use(host);
+    await leavePage(page);
     await host.stop();
   },
 });

@@ -1,9 +1,8 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { Readable, Writable } from 'node:stream';
+import type { RawObject } from '../../src-shared/session/raw';
 import type { AgentHost, StartAgent } from '../process/agentProcess';
 import { InMemoryAgent, startAgentFor } from './inProcessAgent';
-
-type RawObject = Record<string, unknown>;
 
 /** The agent's view of its client: requests and notifications to the app. */
 export interface FakeClient {

@@ -5,6 +5,8 @@
  * other way round.
  */
 
+import { isObject, num, str as text, type Raw } from './read';
+
 /** One field of the form. `unsupported`: outside the restricted subset; shown raw, never checked. */
 export type Field =
   | {
@@ -51,11 +53,6 @@ export type Choice = { value: string; title: string };
 
 /** A value as the form holds it (numbers may still be the text typed) or as an answer carries it. */
 export type Value = string | number | boolean | string[] | undefined;
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 function choicesOf(list: unknown): Choice[] | null {
   if (!Array.isArray(list)) return null;
@@ -381,10 +378,10 @@ export type ElicitationRequestView = {
   url: string | null;
   elicitationId: string | null;
   requestedSchema: unknown;
-  raw: Json;
+  raw: Raw;
 };
 
-export function elicitationRequestView(raw: Json): ElicitationRequestView {
+export function elicitationRequestView(raw: Raw): ElicitationRequestView {
   return {
     mode: text(raw.mode) ?? 'form',
     message: text(raw.message) ?? null,

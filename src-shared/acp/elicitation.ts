@@ -6,6 +6,7 @@
  */
 
 import { isObject, num, str as text, type Raw } from './read';
+import { parseUrl } from './url';
 
 /** One field of the form. `unsupported`: outside the restricted subset; shown raw, never checked. */
 export type Field =
@@ -293,16 +294,8 @@ export function validate(field: Field, value: Value): string | null {
   return problem && formMessage(field, problem);
 }
 
-/** `URL` exists in both hosts (Node and the browser); src-shared is typed without either's globals. */
-const UrlClass = (globalThis as unknown as { URL: new (value: string) => unknown }).URL;
-
 function isUrl(value: string): boolean {
-  try {
-    new UrlClass(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseUrl(value) !== null;
 }
 
 function safeTest(pattern: string, value: string): boolean {

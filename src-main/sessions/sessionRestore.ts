@@ -15,9 +15,7 @@ export const snapshotPolicy = { minEvents: 500 };
  * Starts from the snapshot beside the log when it fits (`logSnapshot.ts`), and leaves a new one
  * when much of the log had to be read, so the next open reads only what came after.
  */
-export async function foldLog(
-  file: string,
-): Promise<{
+export async function foldLog(file: string): Promise<{
   state: SessionState;
   capabilities: RawObject | null | undefined;
   unreported: number;

@@ -53,7 +53,7 @@ export function startAutoUpdate(hooks: UpdateHooks): Updates | null {
   const load = () =>
     (updater ??= import('electron-updater').then((module) => {
       // A CommonJS module: its exports may sit on `default` when imported from ESM.
-      const instance = module.autoUpdater ?? (module as unknown as { default: { autoUpdater: AppUpdater } }).default.autoUpdater;
+      const instance = module.autoUpdater ?? module.default.autoUpdater;
       instance.autoDownload = true;
       instance.autoInstallOnAppQuit = true;
       instance.on('update-available', (info) => report({ kind: 'available', version: info.version }));

@@ -495,7 +495,9 @@ export class SearchIndex {
 
 /** MiniSearch's own id of a document from its internal short id. */
 function externalId(mini: MiniSearch<Doc>, shortId: number): string {
-  return (mini as unknown as { _documentIds: Map<number, string> })._documentIds.get(shortId) ?? '';
+  // `_documentIds` is protected: read by element access, which TypeScript allows for exactly this.
+  const ids: ReadonlyMap<number, string> = mini['_documentIds'];
+  return ids.get(shortId) ?? '';
 }
 
 /** Hits of every session, best first, at most `limit`. */

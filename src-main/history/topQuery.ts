@@ -9,16 +9,13 @@ import MiniSearch from 'minisearch';
  * It reads MiniSearch's index through the fields its own `loadJSON` fills; the version is pinned
  * in package.json, and `searchIndex.test.ts` compares the hits with `search()`'s.
  */
-interface Internals {
-  _index: {
-    get(term: string): Map<number, Map<number, number>> | undefined;
-    atPrefix(term: string): Iterable<[string, Map<number, Map<number, number>>]>;
-    fuzzyGet(term: string, maxDistance: number): Map<string, [Map<number, Map<number, number>>, number]>;
-  };
-  _documentIds: Map<number, unknown>;
-  _fieldLength: Map<number, number[]>;
-  _avgFieldLength: number[];
-  _documentCount: number;
+type AnyMiniSearch = MiniSearch<never> | MiniSearch<object>;
+
+/** The part of MiniSearch's term index read here (its fields are protected: read by element access, which TypeScript allows). */
+interface TermIndex {
+  get(term: string): Map<number, Map<number, number>> | undefined;
+  atPrefix(term: string): Iterable<[string, Map<number, Map<number, number>>]>;
+  fuzzyGet(term: string, maxDistance: number): Map<string, [Map<number, Map<number, number>>, number]>;
 }
 
 export interface TopHit {
@@ -39,7 +36,7 @@ export function queryTerms(query: string): string[] {
 }
 
 /** Every indexed term a query term stands for (itself, prefix and fuzzy matches) with its weight. */
-function expansions(index: Internals['_index'], term: string, fuzzy: (term: string) => number | false): [Map<number, Map<number, number>>, number][] {
+function expansions(index: TermIndex, term: string, fuzzy: (term: string) => number | false): [Map<number, Map<number, number>>, number][] {
   const out: [Map<number, Map<number, number>>, number][] = [];
   const exact = index.get(term);
   if (exact) out.push([exact, 1]);
@@ -64,13 +61,13 @@ function expansions(index: Internals['_index'], term: string, fuzzy: (term: stri
 /** Field lengths by short id (0: discarded), rebuilt when documents were added or discarded. */
 const lengthCache = new WeakMap<object, { key: string; lengths: Float64Array }>();
 
-function lengthsOf(internals: Internals & { _nextId: number }): Float64Array {
-  const key = `${internals._nextId}:${internals._documentCount}`;
-  const cached = lengthCache.get(internals);
+function lengthsOf(mini: AnyMiniSearch): Float64Array {
+  const key = `${mini['_nextId']}:${mini['_documentCount']}`;
+  const cached = lengthCache.get(mini);
   if (cached?.key === key) return cached.lengths;
-  const lengths = new Float64Array(internals._nextId + 1);
-  internals._fieldLength.forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
-  lengthCache.set(internals, { key, lengths });
+  const lengths = new Float64Array(mini['_nextId'] + 1);
+  mini['_fieldLength'].forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
+  lengthCache.set(mini, { key, lengths });
   return lengths;
 }
 
@@ -79,23 +76,24 @@ function lengthsOf(internals: Internals & { _nextId: number }): Float64Array {
  * arrays indexed by MiniSearch's short ids: no object or map per matching document, so a word
  * found in every entry of a 50,000-entry session costs one pass over its postings.
  */
-export function topQuery(mini: MiniSearch<never> | MiniSearch<object>, terms: string[], limit: number, fuzzy: (term: string) => number | false): TopHit[] {
-  const internals = mini as unknown as Internals & { _nextId: number };
-  if (!terms.length || internals._documentCount === 0) return [];
-  const total = internals._documentCount;
-  const avg = internals._avgFieldLength[0] ?? 1;
+export function topQuery(mini: AnyMiniSearch, terms: string[], limit: number, fuzzy: (term: string) => number | false): TopHit[] {
+  const total = mini['_documentCount'];
+  if (!terms.length || total === 0) return [];
+  const avg = mini['_avgFieldLength'][0] ?? 1;
+  const fieldLength = mini['_fieldLength'];
+  const index: TermIndex = mini['_index'];
   const dirty = mini.dirtCount > 0;
-  const lengths = lengthsOf(internals);
+  const lengths = lengthsOf(mini);
   const scores = new Float64Array(lengths.length);
   // How many query terms each document matched so far: under AND, term i only counts documents that matched all before it.
   const matched = new Uint16Array(lengths.length);
   let touched: number[] = [];
   for (let i = 0; i < terms.length; i++) {
     const next: number[] = [];
-    for (const [fields, weight] of expansions(internals._index, terms[i], fuzzy)) {
+    for (const [fields, weight] of expansions(index, terms[i], fuzzy)) {
       const docs = fields.get(0);
       if (!docs) continue;
-      const matching = dirty ? liveCount(docs, internals._fieldLength) : docs.size;
+      const matching = dirty ? liveCount(docs, fieldLength) : docs.size;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       docs.forEach((freq, shortId) => {
         const length = lengths[shortId];

@@ -98,7 +98,8 @@ function openZip(file: string): Promise<yauzl.ZipFile> {
 }
 
 function entryName(entry: yauzl.Entry): string {
-  return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
+  // With decodeStrings: false, `fileName` is this same Buffer (typed as the decoded string).
+  return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
 }
 
 async function extractZip(file: string, dest: string, options: ExtractOptions): Promise<void> {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { Readable, Writable } from 'node:stream';
 import { planSpawn } from './spawnCommand';
+import { webByteStreams } from './webStreams';
 import { logDebug, logged } from '../log/mainLog';
 import type { RemoteEndpoint } from '../../src-shared/remote';
 
@@ -167,10 +167,7 @@ export class AgentProcess implements AgentHost {
 
   /** Web streams over the process's stdio, as the SDK's `ndJsonStream` wants them. */
   webStreams(): { input: ReadableStream<Uint8Array>; output: WritableStream<Uint8Array> } {
-    return {
-      input: Readable.toWeb(this.child.stdout!) as unknown as ReadableStream<Uint8Array>,
-      output: Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>,
-    };
+    return webByteStreams(this.child.stdout!, this.child.stdin!);
   }
 
   /** Stops the process and everything it started; escalates to SIGKILL after `graceMs`. */

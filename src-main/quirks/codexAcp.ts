@@ -17,6 +17,7 @@
  * "Raw output". Such a call gets a terminal of its own, filled at once with that output and its
  * exit code, and a terminal content block on the card (see `rawOutputTerminal`).
  */
+import { isObject } from '../../src-shared/acp/read';
 import type { RawObject, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
@@ -35,8 +36,6 @@ export interface AgentTerminals {
 export function newAgentTerminals(): AgentTerminals {
   return { open: new Map(), done: new Set(), withContent: new Set(), commands: new Map() };
 }
-
-const isObject = (value: unknown): value is RawObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The app events an update implies for agent-side terminals. `isClientTerminal` tells apart a

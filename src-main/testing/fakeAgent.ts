@@ -1,9 +1,8 @@
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { Readable, Writable } from 'node:stream';
+import type { RawObject } from '../../src-shared/session/raw';
 import type { AgentHost, StartAgent } from '../process/agentProcess';
+import { webByteStreams } from '../process/webStreams';
 import { InMemoryAgent, startAgentFor } from './inProcessAgent';
-
-type RawObject = Record<string, unknown>;
 
 /** The agent's view of its client: requests and notifications to the app. */
 export interface FakeClient {
@@ -96,9 +95,8 @@ export class FakeAgent {
         (async ({ update }: FakePromptContext) => void (await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'ok' } })));
       return (await onPrompt(context)) ?? { stopReason: 'end_turn' };
     });
-    app.connect(
-      acp.ndJsonStream(Writable.toWeb(host.agentOut) as WritableStream<Uint8Array>, Readable.toWeb(host.toAgent) as unknown as ReadableStream<Uint8Array>),
-    );
+    const { input, output } = webByteStreams(host.toAgent, host.agentOut);
+    app.connect(acp.ndJsonStream(output, input));
     return host;
   }
 }

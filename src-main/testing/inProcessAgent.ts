@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PassThrough, Readable, Writable } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../process/agentProcess';
+import { webByteStreams } from '../process/webStreams';
 
 /**
  * Runs a script agent (the scripted fixture agent, `e2e/fixtures/fixture-agent.mjs`) inside this
@@ -86,10 +87,7 @@ export class InMemoryAgent implements AgentHost {
         callback();
       },
     });
-    return {
-      input: Readable.toWeb(this.toClient) as unknown as ReadableStream<Uint8Array>,
-      output: Writable.toWeb(writable) as WritableStream<Uint8Array>,
-    };
+    return webByteStreams(this.toClient, writable);
   }
 
   async stop(): Promise<ExitInfo> {

@@ -1,12 +1,11 @@
 import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import type { McpServerSetting } from '../../src-shared/settings';
 import type { SessionEventBody } from '../../src-shared/session/events';
+import type { RawObject } from '../../src-shared/session/raw';
 import type { AgentLink, OpenHow, PromptOutcome } from '../acp/agentLink';
 import type { DecodedPermission, DecodedSession } from '../acp/dialects/dialect';
 import type { ConnectionRequest } from '../agents/agentManager';
 import type { ExitInfo } from '../process/agentProcess';
-
-type RawObject = Record<string, unknown>;
 
 /** What a stub turn can do: report events (already the app's own) and ask for permission. */
 export interface StubTurn {

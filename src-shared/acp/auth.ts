@@ -1,5 +1,6 @@
 import { KNOWN_AUTH_METHOD_TYPES, isKnown } from './known';
 import { isObject, str, type Raw } from './read';
+import { parseUrl } from './url';
 
 /** An `env_var` auth method's variable (rfds-auth-methods): the name, what to call it, whether it is secret. */
 export type AuthVarView = { name: string; label: string; secret: boolean; optional: boolean };
@@ -14,16 +15,8 @@ export function authVars(raw: Raw): AuthVarView[] {
 }
 
 /** A method's `link` when it is an http(s) URL (anything else is not offered as a link). */
-/** `URL` exists in both hosts (Node and the browser); src-shared is typed without either's globals. */
-const UrlClass = (globalThis as unknown as { URL: new (value: string) => { protocol: string; href: string } }).URL;
-
 export function authLink(raw: Raw): string | null {
   const link = str(raw.link);
-  if (!link) return null;
-  try {
-    const url = new UrlClass(link);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
+  const url = link ? parseUrl(link) : null;
+  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url.href : null;
 }

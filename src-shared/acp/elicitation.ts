@@ -5,6 +5,9 @@
  * other way round.
  */
 
+import { isObject, num, str as text, type Raw } from './read';
+import { parseUrl } from './url';
+
 /** One field of the form. `unsupported`: outside the restricted subset; shown raw, never checked. */
 export type Field =
   | {
@@ -51,11 +54,6 @@ export type Choice = { value: string; title: string };
 
 /** A value as the form holds it (numbers may still be the text typed) or as an answer carries it. */
 export type Value = string | number | boolean | string[] | undefined;
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
 function choicesOf(list: unknown): Choice[] | null {
   if (!Array.isArray(list)) return null;
@@ -296,16 +294,8 @@ export function validate(field: Field, value: Value): string | null {
   return problem && formMessage(field, problem);
 }
 
-/** `URL` exists in both hosts (Node and the browser); src-shared is typed without either's globals. */
-const UrlClass = (globalThis as unknown as { URL: new (value: string) => unknown }).URL;
-
 function isUrl(value: string): boolean {
-  try {
-    new UrlClass(value);
-    return true;
-  } catch {
-    return false;
-  }
+  return parseUrl(value) !== null;
 }
 
 function safeTest(pattern: string, value: string): boolean {
@@ -381,10 +371,10 @@ export type ElicitationRequestView = {
   url: string | null;
   elicitationId: string | null;
   requestedSchema: unknown;
-  raw: Json;
+  raw: Raw;
 };
 
-export function elicitationRequestView(raw: Json): ElicitationRequestView {
+export function elicitationRequestView(raw: Raw): ElicitationRequestView {
   return {
     mode: text(raw.mode) ?? 'form',
     message: text(raw.message) ?? null,

@@ -1,6 +1,9 @@
 /** Small readers for values as they came off the wire: wrong types read as absent, never throw. */
 
-export type Raw = Record<string, unknown>;
+import type { RawObject } from '../session/raw';
+
+/** The one object type for wire values (defined in `session/raw.ts`), under the short name the readers use. */
+export type Raw = RawObject;
 
 export function isObject(value: unknown): value is Raw {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

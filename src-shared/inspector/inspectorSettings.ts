@@ -1,4 +1,5 @@
 import type { Settings } from '../settings';
+import type { RawObject as Entry } from '../session/raw';
 import { isSecretName } from './redact';
 
 /**
@@ -11,8 +12,6 @@ import { isSecretName } from './redact';
  *   names do not say so (names like `API_KEY` or `GITHUB_TOKEN` are secret anyway);
  * - on an MCP server, `secret: ["NAME", ...]`: env variables or headers likewise.
  */
-type Entry = Record<string, unknown>;
-
 function entriesOf(settings: Settings, agentId: string): Entry[] {
   const custom = settings.agents.find((agent) => agent.id === agentId) as Entry | undefined;
   const override = settings.agentOverrides[agentId] as Entry | undefined;

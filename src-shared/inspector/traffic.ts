@@ -1,3 +1,4 @@
+import { isObject } from '../acp/read';
 import type { Redactor } from './redact';
 
 /** Which way a message went: `in` from the agent to the app, `out` from the app to the agent. */
@@ -30,9 +31,6 @@ export interface TrafficRow {
 
 /** Longest message text sent to the page; a longer one is cut and shown as text, not as a tree. */
 export const MAX_ROW_TEXT = 512 * 1024;
-
-type Raw = Record<string, unknown>;
-const isObject = (value: unknown): value is Raw => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function classify(message: unknown): Pick<TrafficRow, 'kind' | 'method' | 'id' | 'sessionId' | 'error'> {
   if (Array.isArray(message)) return { kind: 'batch' };

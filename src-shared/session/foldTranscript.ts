@@ -1,4 +1,5 @@
 import { AUTH_REQUIRED_CODE, AUTH_RETRY_NOTE } from '../acp/error';
+import { isObject } from '../acp/read';
 import type { AgentEventBody, MessageRole, PlanItem, ToolCallFields } from './agentEvents';
 import type { ContentBlock, EventBase } from './events';
 import type { PlanEntryItem, SessionState, ToolCallEntry, TranscriptEntry } from './state';
@@ -135,15 +136,11 @@ function setOrDelete<K extends keyof ToolCallEntry>(entry: ToolCallEntry, key: K
   else entry[key] = value;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** `_meta` patch rule: null clears, an object patches by top-level key (null-valued keys removed). */
 function patchMeta(current: unknown, patch: unknown): unknown {
   if (patch === null) return undefined;
-  if (!isRecord(patch)) return current;
-  const next: Record<string, unknown> = isRecord(current) ? { ...current } : {};
+  if (!isObject(patch)) return current;
+  const next: Record<string, unknown> = isObject(current) ? { ...current } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete next[key];
     else next[key] = value;

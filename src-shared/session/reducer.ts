@@ -2,6 +2,7 @@
 // what agents report, whatever the protocol version), and keeping it in one place is what makes
 // "state = fold(events)" checkable by reading. Transcript helpers (messages, tool calls, plans,
 // the agent's state) are in foldTranscript.ts.
+import { isObject } from '../acp/read';
 import type { SessionEvent } from './events';
 import { applySessionState, appendChunk, applyToolFields, newTool, replacePlan, upsertMessage, type FoldHelpers } from './foldTranscript';
 import { applyCheckpointEvent, isCheckpointEvent } from './reduceCheckpoints';
@@ -39,10 +40,6 @@ function entryId(state: SessionState, seq: number): string {
 
 function push(state: SessionState, entry: TranscriptEntry): void {
   state.entries.push(entry);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const HELPERS: FoldHelpers = { settle: (state, to) => settleOpenToolCalls(state, to), recompute: (state) => recomputeStatus(state) };

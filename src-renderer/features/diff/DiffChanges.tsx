@@ -5,8 +5,7 @@ import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { DiffBlock } from './DiffBlock';
 import { isObject } from '../../../src-shared/acp/read';
-
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 
 const OPERATIONS: Record<string, string> = { add: 'Added', delete: 'Deleted', modify: 'Modified', move: 'Moved', copy: 'Copied' };
 

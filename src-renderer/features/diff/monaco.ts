@@ -21,7 +21,7 @@ export function loadMonaco(): Promise<Monaco> {
       import('monaco-editor/features/folding/register'),
       import('monaco-editor/languages/definitions/register.all'),
     ]).then(([worker, editor]) => [worker, editor] as const);
-    (self as unknown as { MonacoEnvironment: { getWorker: () => Worker } }).MonacoEnvironment = {
+    self.MonacoEnvironment = {
       getWorker: () => new EditorWorker(),
     };
     monaco.editor.setTheme(isDarkTheme() ? 'vs-dark' : 'vs');

@@ -2,7 +2,6 @@ import { Component, Fragment, memo, useEffect, useMemo, useReducer, useRef, useS
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
-import type { Transformer } from 'unified';
 import { Icon } from '../../ui/Icon';
 import { webLinkTarget } from '../../ui/webLink';
 import { GiantBlock, isGiantFence, LazyGroup, LazyPage, roughHeight } from './MarkdownHuge';
@@ -398,7 +397,7 @@ const REMARK = [remarkGfm, remarkHtmlAsText];
  * plugin is attached, and react-markdown attaches plugins on every render: one highlighter,
  * made once, is handed to every render instead (its transform keeps no per-document state).
  */
-const highlight = (rehypeHighlight as unknown as (options: object) => Transformer)({ detect: false });
+const highlight = rehypeHighlight({ detect: false });
 const REHYPE: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [() => highlight];
 
 /** Closes a fenced code block left open by a message that is still streaming. */

@@ -1,3 +1,4 @@
+import { isObject, objects, type Raw } from '../../../src-shared/acp/read';
 import { findFilePatch, parseGitPatch } from '../../../src-shared/diff/gitPatch';
 import type { SessionState } from '../../../src-shared/session/state';
 
@@ -79,11 +80,11 @@ const TEXT_OPERATIONS = new Set(['add', 'delete', 'modify', 'move', 'copy']);
  * with the texts its hunks show (a snippet when the hunks do not cover the whole file); a
  * deletion even without hunks (`changes` is what says which paths were affected).
  */
-function patchChanges(content: Record<string, unknown>): [string, Change][] {
-  const patch = typeof content.patch === 'object' && content.patch !== null ? (content.patch as Record<string, unknown>) : null;
+function patchChanges(content: Raw): [string, Change][] {
+  const patch = isObject(content.patch) ? content.patch : null;
   const files = typeof patch?.text === 'string' && patch.format === 'git_patch' ? parseGitPatch(patch.text) : [];
   const out: [string, Change][] = [];
-  for (const change of (content.changes as unknown[]).filter((c): c is Record<string, unknown> => typeof c === 'object' && c !== null)) {
+  for (const change of objects(content.changes)) {
     const operation = String(change.operation ?? '');
     const path = typeof change.path === 'string' ? change.path : null;
     if (!path || !TEXT_OPERATIONS.has(operation)) continue;

@@ -82,6 +82,14 @@ async function main(): Promise<void> {
     }
     if (TRACE)
       await browser.startTracing(page, { path: join(PROFILES, 'tabs-trace.json'), categories: ['devtools.timeline', 'blink.user_timing', 'v8.execute'] });
+    // The page's own answer to each click: from the click's timestamp to the next paint (Event
+    // Timing, what INP measures), without Playwright's round trips or its polling.
+    await page.evaluate(`(() => {
+      window.benchClicks = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (entry.name === 'click') window.benchClicks.push(entry.duration);
+      }).observe({ type: 'event', durationThreshold: 16, buffered: false });
+    })()`);
     const switches: number[] = [];
     for (let i = 0; i < SWITCHES; i++) {
       const index = (i + 1) % 2;
@@ -94,6 +102,9 @@ async function main(): Promise<void> {
       mkdirSync(PROFILES, { recursive: true });
       await browser.stopTracing();
     }
+    await page.waitForTimeout(300);
+    // Under 16 ms is not reported: counted as 16.
+    const clicks = ((await page.evaluate('window.benchClicks')) as number[]).concat(Array<number>(SWITCHES).fill(16)).slice(0, SWITCHES);
     let pageProfile = '';
     if (PROFILE) {
       const { profile } = await cdp.send('Profiler.stop');
@@ -120,6 +131,9 @@ async function main(): Promise<void> {
     console.log(`open (page load → newest entry): ${open.toFixed(0)} ms; second session first shown: ${second.toFixed(0)} ms`);
     console.log(`tab switches (ms): ${switches.map((s) => s.toFixed(0)).join(' ')}`);
     console.log(`tab switch p50 ${median(switches).toFixed(0)} ms, max ${sorted[sorted.length - 1].toFixed(0)} ms`);
+    console.log(
+      `click → next paint (Event Timing, ms): ${clicks.map((c) => c.toFixed(0)).join(' ')}; p50 ${median(clicks).toFixed(0)}, max ${Math.max(...clicks).toFixed(0)}`,
+    );
     console.log(`scroll kept: top ${before} → ${after}, first row ${String(firstRowBefore)} → ${String(firstRowAfter)}`);
     if (pageProfile) {
       console.log(`page profile: ${pageProfile}`);

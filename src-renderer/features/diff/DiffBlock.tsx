@@ -36,13 +36,20 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
   const layout = useStore((s) => s.diffLayout);
   const host = useRef<HTMLDivElement>(null);
   const [opened, setOpened] = useState(!staticFirst);
-  const [visible, setVisible] = useState(Boolean(eager));
+  // Eager blocks too wait for the browser to be idle: creating a Monaco diff editor costs tens of
+  // milliseconds, and the Review panel's is created again whenever a tab is shown (issue 23).
+  const [visible, setVisible] = useState(false);
   const [height, setHeight] = useState(() => Math.min(MAX_HEIGHT, Math.max(3, lineCount(newText), lineCount(oldText ?? '')) * LINE_HEIGHT + 8));
   const [stats, setStats] = useState<{ added: number; removed: number } | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   // A created or deleted file has only one side: shown inline (an empty half would waste the space).
   const oneSided = oldText === null || Boolean(deleted);
   const editorRef = useRef<import('monaco-editor/editor').editor.IStandaloneDiffEditor | null>(null);
+
+  useEffect(() => {
+    if (!eager || visible) return;
+    return whenIdle(() => setVisible(true));
+  }, [eager, visible]);
 
   useEffect(() => {
     if (!opened || visible || !host.current) return;
@@ -227,4 +234,14 @@ function lineCount(text: string): number {
 function textLines(text: string): number {
   if (!text) return 0;
   return lineCount(text) - (text.endsWith('\n') ? 1 : 0);
+}
+
+/** Runs `fn` once the browser is idle after painting (at most 300 ms later); returns a cancel. */
+function whenIdle(fn: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const id = requestIdleCallback(fn, { timeout: 300 });
+    return () => cancelIdleCallback(id);
+  }
+  const id = setTimeout(fn, 0);
+  return () => clearTimeout(id);
 }

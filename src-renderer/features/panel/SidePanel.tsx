@@ -8,7 +8,7 @@ import { FileViewer } from '../diff/FileViewer';
 import { PlanView } from '../plan/PlanView';
 import { TerminalView } from '../terminal/TerminalView';
 import { WorktreeReview } from '../worktrees';
-import { changedFiles } from './changedFiles';
+import { changedFilesOf, hasReportedChanges, NO_DISK } from './changedFilesMemo';
 import { useDiskTexts } from './useDiskTexts';
 
 const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals', review: 'Review', file: 'File' };
@@ -17,16 +17,7 @@ const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals',
 export function usePanelTabs(sessionId: string): PanelTab[] {
   const hasPlan = useStore((s) => (s.sessions[sessionId]?.plan.length ?? 0) > 0);
   const hasTerminals = useStore((s) => Object.values(s.sessions[sessionId]?.terminals ?? {}).some((t) => !t.interactive));
-  const hasChanges = useStore((s) => {
-    const state = s.sessions[sessionId];
-    if (!state) return false;
-    if (Object.keys(state.files).length) return true;
-    for (const index of Object.values(state.toolIndex)) {
-      const entry = state.entries[index];
-      if (entry?.kind === 'tool' && entry.content.some((c) => c.type === 'diff')) return true;
-    }
-    return false;
-  });
+  const hasChanges = useStore((s) => hasReportedChanges(s.sessions[sessionId]));
   const hasFile = useSessionUi(sessionId, (ui) => ui.file !== null);
   // A worktree session always has a Review: the branch against its base (docs/WORKTREES.md).
   const hasWorktree = useStore((s) => Boolean(s.app?.sessions.find((summary) => summary.sessionId === sessionId)?.worktree));
@@ -117,9 +108,9 @@ function ReviewView({ sessionId }: { sessionId: string }) {
   const entries = useStore((s) => s.sessions[sessionId]?.entries);
   const files = useStore((s) => s.sessions[sessionId]?.files);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);
-  const sent = useMemo(() => (entries && files ? changedFiles({ entries, files }) : []), [entries, files]);
+  const sent = useMemo(() => (entries && files ? changedFilesOf(entries, files, NO_DISK) : []), [entries, files]);
   const disk = useDiskTexts(sessionId, sent);
-  const list = useMemo(() => (entries && files ? changedFiles({ entries, files }, disk) : []), [entries, files, disk]);
+  const list = useMemo(() => (entries && files ? changedFilesOf(entries, files, disk) : []), [entries, files, disk]);
   const current = list.find((f) => f.path === selected) ?? list[0];
   return (
     <div className="review-view">

@@ -2,6 +2,22 @@ import { startHost } from './fixtures/host';
 import { expect, FIXTURE, openApp, send, shot, startSession, test, transcript, waitIdle } from './ui-support';
 
 test.describe('6 · permissions and settings', () => {
+  test('a card drawn before its permission request shows the full diff editor once it asks', async ({ page, host }) => {
+    await openApp(page, host);
+    await startSession(page, 'Fixture Agent', host.workspace);
+    await send(page, 'latepermission');
+    const card = transcript(page).getByRole('article', { name: 'Tool call: Edit src/app.ts' });
+    const diff = card.getByRole('group', { name: /Diff of .*app\.ts/ });
+    // Before the request: the light static diff of a transcript row.
+    await expect(diff.getByRole('button', { name: 'Open in editor' })).toBeVisible();
+    await expect(card.getByRole('group', { name: 'Permission requested: Edit src/app.ts' })).toBeVisible();
+    // Asking: what is approved is shown in the editor without a click.
+    await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
+    await card.getByRole('button', { name: 'Allow once' }).click();
+    await expect(transcript(page).getByText('Permission granted (allow-once); the edit is done.')).toBeVisible();
+    await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
+  });
+
   test('inline card on the tool call: options named by the agent, styled by kind, keyboard first; the edit stays visible', async ({ page, host, problems }) => {
     await openApp(page, host);
     await startSession(page, 'Fixture Agent', host.workspace);

@@ -36,6 +36,9 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
   const layout = useStore((s) => s.diffLayout);
   const host = useRef<HTMLDivElement>(null);
   const [opened, setOpened] = useState(!staticFirst);
+  // A card that starts asking for permission after its diff arrived (the tool call first, then
+  // the request) shows the editor from then on: what is approved is seen in full.
+  if (!staticFirst && !opened) setOpened(true);
   // Eager blocks too wait for the browser to be idle: creating a Monaco diff editor costs tens of
   // milliseconds, and the Review panel's is created again whenever a tab is shown (issue 23).
   const [visible, setVisible] = useState(false);

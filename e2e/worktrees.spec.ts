@@ -132,8 +132,11 @@ test('two agents on one repository: both reviewed, one merged, the other conflic
   await expect(confirm.getByRole('list', { name: 'Unmerged commits that will be lost' })).toContainText('Beta says hello');
   await confirm.getByRole('button', { name: 'Discard worktree and branch' }).click();
   await expect(betaTab).toBeHidden();
-  expect(git(repo, 'branch', '--format=%(refname:short)').split('\n').filter(Boolean).sort()).toEqual(['fixture/alpha', 'main']);
-  expect(git(repo, 'worktree', 'list').trim().split('\n')).toHaveLength(2);
+  // The tab closes first (its agent stops writing there), then git removes the worktree and the branch.
+  await expect
+    .poll(() => git(repo, 'branch', '--format=%(refname:short)').split('\n').filter(Boolean).sort(), { timeout: 20_000 })
+    .toEqual(['fixture/alpha', 'main']);
+  await expect.poll(() => git(repo, 'worktree', 'list').trim().split('\n').length, { timeout: 20_000 }).toBe(2);
 });
 
 test('a worktree session comes back after a restart; a leftover worktree is offered for removal, naming what is lost', async ({ page }) => {

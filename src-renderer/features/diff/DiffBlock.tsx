@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../../store';
-import { Icon } from '../../ui/Icon';
 import { languageFor, loadMonaco } from './monaco';
 import { StaticDiff } from './StaticDiff';
-import { basename, dirname } from './staticDiff';
+import { DiffTitle } from './DiffTitle';
 
 const MAX_HEIGHT = 420;
 const LINE_HEIGHT = 19;
@@ -195,16 +194,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
   return (
     <div className="diff-block" role="group" aria-label={`Diff of ${path}`}>
       <div className="diff-head">
-        <Icon name="diff" />
-        <span className="diff-path" title={path}>
-          <strong>{basename(path)}</strong> <span className="muted">{dirname(path)}</span>
-        </span>
-        {label && <span className={`badge-neutral diff-kind diff-${deleted ? 'deleted' : 'new'}`}>{label}</span>}
-        {stats && (
-          <span className="diff-stats" aria-label={`${stats.added} lines added, ${stats.removed} removed`}>
-            <span className="added">+{stats.added}</span> <span className="removed">−{stats.removed}</span>
-          </span>
-        )}
+        <DiffTitle path={path} label={label} stats={stats} />
         {!oneSided && (
           <button
             type="button"

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { Icon } from '../../ui/Icon';
-import { basename, dirname, staticDiff } from './staticDiff';
+import { DiffTitle } from './DiffTitle';
+import { staticDiff } from './staticDiff';
 
 /**
  * A diff as plain lines (`staticDiff`): what a transcript row shows until the person opens the
@@ -23,14 +23,7 @@ export function StaticDiff({
   return (
     <div className="diff-block" role="group" aria-label={`Diff of ${path}`}>
       <div className="diff-head">
-        <Icon name="diff" />
-        <span className="diff-path" title={path}>
-          <strong>{basename(path)}</strong> <span className="muted">{dirname(path)}</span>
-        </span>
-        {label && <span className={`badge-neutral diff-kind diff-${label === 'deleted' ? 'deleted' : 'new'}`}>{label}</span>}
-        <span className="diff-stats" aria-label={`${view.added} lines added, ${view.removed} removed`}>
-          <span className="added">+{view.added}</span> <span className="removed">−{view.removed}</span>
-        </span>
+        <DiffTitle path={path} label={label} stats={view} />
         <button type="button" className="link-button" onClick={onOpen}>
           Open in editor
         </button>

@@ -125,7 +125,7 @@ export class CheckpointService {
   // ---------------------------------------------------------------- turns
 
   private async take(session: CheckpointSession): Promise<Taken> {
-    const checkpointId = `cp_${randomUUID()}`;
+    const checkpointId = newCheckpointId();
     const roots = session.roots.filter(Boolean);
     const why = await this.unavailable();
     if (why) return { checkpointId, folders: roots.map((root) => ({ root, commit: null })), error: why };
@@ -384,7 +384,7 @@ export class CheckpointService {
     let bytes = repos.reduce((total, repo) => total + du(repo.gitDir), 0);
     const limit = settings.maxTotalMB * 1024 * 1024;
     while (bytes > limit) {
-      const all = (await Promise.all(repos.map(async (repo) => (await repo.refs()).map((ref) => ({ ...ref, repo }))))).flat().sort((a, b) => a.time - b.time);
+      const all = (await Promise.all(repos.map(async (repo) => (await repo.refs()).map((ref) => ({ ...ref, repo }))))).flat().sort((a, b) => a.order - b.order);
       if (all.length <= repos.length) break; // the newest checkpoint of each folder stays
       const drop = all.slice(0, Math.max(1, Math.floor(all.length / 4)));
       for (const repo of repos) {
@@ -449,4 +449,15 @@ function du(path: string): number {
     total += entry.isDirectory() ? du(full) : statSync(full).size;
   }
   return total;
+}
+
+let lastStamp = 0;
+
+/**
+ * `cp_<creation ms, base 36>_<uuid>`: the name carries the order checkpoints were taken in. Commit
+ * times cannot: they have whole seconds, and an unchanged checkpoint reuses an older commit.
+ */
+function newCheckpointId(): string {
+  lastStamp = Math.max(Date.now(), lastStamp + 1);
+  return `cp_${lastStamp.toString(36)}_${randomUUID()}`;
 }

@@ -267,8 +267,11 @@ export class ShadowRepo {
     });
   }
 
-  /** The checkpoint refs with their commit times (seconds), oldest first. */
-  refs(): Promise<{ ref: string; time: number }[]> {
+  /**
+   * The checkpoint refs with their commit times (seconds, for pruning by age) and the order they
+   * were taken in (the creation time in their name, newCheckpointId; older names: the commit time).
+   */
+  refs(): Promise<{ ref: string; time: number; order: number }[]> {
     return this.exclusive(async () => {
       await this.init();
       const out = (await this.git(['for-each-ref', '--sort=committerdate', '--format=%(refname:lstrip=2) %(committerdate:unix)', 'refs/acp/'])).toString(
@@ -279,7 +282,8 @@ export class ShadowRepo {
         .filter(Boolean)
         .map((line) => {
           const [ref, time] = line.split(' ');
-          return { ref, time: Number(time) };
+          const stamp = /^cp_([0-9a-z]+)_/.exec(ref);
+          return { ref, time: Number(time), order: stamp ? parseInt(stamp[1], 36) : Number(time) * 1000 };
         });
     });
   }

@@ -21,6 +21,7 @@ const SRC_MAIN_LAYERS = [
   ['terminals/', 'fs/', 'store/'], // node-pty terminals, file access, files in the data folder
   ['process/', 'quirks/'], // spawning agent processes; agent-specific quirks
   ['net/', 'log/'], // HTTP helpers, the main log
+  ['acp/decode/'], // the wire edge's decoders: ACP JSON (and old logs' v1-shaped events) into the app's typed events
   ['errors/'], // the error types
 ];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { notifiableEvent, notificationContent, shouldNotify, type NotificationKind } from './notifications';
-import { decodeV1Update } from '../../src-shared/acp/v1Update';
+import { decodeV1Update } from '../acp/decode/v1Update';
 
 let seq = 0;
 const event = (body: SessionEventBody): SessionEvent => ({ sessionId: 's1', seq: ++seq, ts: 0, ...body }) as SessionEvent;

@@ -6,7 +6,7 @@ import type { SessionEvent, SessionEventBody } from '../../src-shared/session/ev
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { chunkText, SearchIndex, snippet } from './searchIndex';
-import { decodeV1Update } from '../../src-shared/acp/v1Update';
+import { decodeV1Update } from '../acp/decode/v1Update';
 
 function session(sessionId: string, bodies: SessionEventBody[]): SessionState {
   const events = bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: 1000 + i }) as SessionEvent);

@@ -6,7 +6,7 @@ import type { SessionEvent, SessionEventBody } from '../../src-shared/session/ev
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { SearchIndex } from './searchIndex';
-import { decodeV1Update } from '../../src-shared/acp/v1Update';
+import { decodeV1Update } from '../acp/decode/v1Update';
 
 const created: SessionEventBody = { kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w' };
 const say = (text: string): SessionEventBody => decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
-import { decodeV1Update } from '../../src-shared/acp/v1Update';
+import { decodeV1Update } from '../acp/decode/v1Update';
 import { coalesceChunks } from './coalesceChunks';
 
 let seq = 0;

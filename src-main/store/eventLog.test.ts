@@ -7,7 +7,7 @@ import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { describeProtocols, makeCore } from '../testing/coreHarness';
 import { damageNotice, EventLog, readEventLog } from './eventLog';
-import { decodeV1Update } from '../../src-shared/acp/v1Update';
+import { decodeV1Update } from '../acp/decode/v1Update';
 
 function tempLog(): string {
   return join(mkdtempSync(join(tmpdir(), 'acp-log-')), 'sessions', 's_test.jsonl');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SessionEvent, SessionEventKind } from '../../src-shared/session/events';
-import { upgradeEvent } from '../../src-shared/session/legacyEvents';
+import { upgradeEvent } from '../acp/decode/legacyEvents';
 
 /*
  * What a line of a session log must look like to be folded: the fields the reducer relies on,

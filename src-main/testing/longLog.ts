@@ -1,6 +1,6 @@
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { EventLog } from '../store/eventLog';
-import { decodeV1Update } from '../../src-shared/acp/v1Update';
+import { decodeV1Update } from '../acp/decode/v1Update';
 
 const words = 'the parser reads each line and folds the event into state while the stream is still arriving so nothing waits'.split(' ');
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canReconnect, capabilitiesOf, initializeView } from './agent';
 import { acpErrorView } from './error';
-import { decodeV1Update } from './v1Update';
+import { decodeV1Update } from '../../src-main/acp/decode/v1Update';
 import { usageView } from './usage';
 
 describe('typed views keep the raw value beside what they read', () => {

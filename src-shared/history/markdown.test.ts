@@ -5,7 +5,7 @@ import { lineDiff } from './lineDiff';
 import { exportFileName, sessionToMarkdown } from './markdown';
 import { mergeHistory } from './merge';
 import type { HistoryItem } from '../ipc/historyContract';
-import { decodeV1Update } from '../acp/v1Update';
+import { decodeV1Update } from '../../src-main/acp/decode/v1Update';
 
 function fold(bodies: SessionEventBody[]) {
   return reduceSession(

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from './events';
 import { reduceSession } from './reducer';
-import { decodeV1Update } from '../acp/v1Update';
+import { decodeV1Update } from '../../src-main/acp/decode/v1Update';
 
 // rfds-message-id, v1: `messageId` is optional on agent, thought and user chunks; when present,
 // a change of it between chunks is a new message ("reliable message boundary detection").

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from './events';
 import { reduceSession } from './reducer';
 import type { ToolCallEntry } from './state';
-import { decodeV1Update } from '../acp/v1Update';
+import { decodeV1Update } from '../../src-main/acp/decode/v1Update';
 
 /** Folds bodies into a state, numbering them like main does. */
 function fold(bodies: SessionEventBody[]) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from './events';
 import { reduceSession } from './reducer';
 import type { SessionState } from './state';
-import { decodeV1Update } from '../acp/v1Update';
+import { decodeV1Update } from '../../src-main/acp/decode/v1Update';
 
 let seq = 0;
 function apply(state: SessionState | undefined, ...bodies: SessionEventBody[]): SessionState {

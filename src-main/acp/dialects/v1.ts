@@ -1,7 +1,7 @@
 import type { McpServerSetting } from '../../../src-shared/settings';
 import type { PermissionOption } from '../../../src-shared/session/events';
-import { decodeV1Update } from '../../../src-shared/acp/v1Update';
-import { v1ToolFields } from '../../../src-shared/acp/wireFields';
+import { decodeV1Update } from '../decode/v1Update';
+import { v1ToolFields } from '../decode/wireFields';
 import type { Dialect, DecodedSession } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 

@@ -1,7 +1,7 @@
 import { TextDecoder } from 'node:util';
 import type { SessionEventBody } from '../../../src-shared/session/events';
-import { decodeV1Update } from '../../../src-shared/acp/v1Update';
-import { contentBlock, planItems, v2ToolFields } from '../../../src-shared/acp/wireFields';
+import { decodeV1Update } from '../decode/v1Update';
+import { contentBlock, planItems, v2ToolFields } from '../decode/wireFields';
 import type { Dialect, UpdateDecoder } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 import { optionsOf, pairs, remoteServer } from './v1';

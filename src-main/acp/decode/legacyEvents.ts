@@ -1,6 +1,6 @@
-import { isObject, str, type Raw } from '../acp/read';
-import { decodeV1Update } from '../acp/v1Update';
-import { planItems, v1ToolFields, v2ToolFields } from '../acp/wireFields';
+import { isObject, str, type Raw } from '../../../src-shared/acp/read';
+import { decodeV1Update } from './v1Update';
+import { planItems, v1ToolFields, v2ToolFields } from './wireFields';
 
 /**
  * Logs written before the app had its own events (up to commit ed75a3c) stored ACP v1's

@@ -1,6 +1,6 @@
-import type { PlanItem, ToolCallFields } from '../session/agentEvents';
-import type { ContentBlock } from '../session/raw';
-import { isObject, objects, str, type Raw } from './read';
+import type { PlanItem, ToolCallFields } from '../../../src-shared/session/agentEvents';
+import type { ContentBlock } from '../../../src-shared/session/raw';
+import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
 
 /*
  * Fields of protocol values read into the app's events, shared by the dialects

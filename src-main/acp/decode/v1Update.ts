@@ -1,7 +1,7 @@
-import type { AgentEventBody } from '../session/agentEvents';
-import { isKnown, KNOWN_UPDATE_KINDS } from './known';
-import { isObject, objects, str, type Raw } from './read';
-import { usageView } from './usage';
+import type { AgentEventBody } from '../../../src-shared/session/agentEvents';
+import { isKnown, KNOWN_UPDATE_KINDS } from '../../../src-shared/acp/known';
+import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
+import { usageView } from '../../../src-shared/acp/usage';
 import { contentBlock, planItems, v1ToolFields } from './wireFields';
 
 /**

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import type { AgentManager } from '../agents/agentManager';
 import { UserError } from '../errors/errors';
+import { decodeContentBlocks } from '../acp/decode/content';
 import { isDirectory } from '../fs/isDirectory';
 import type { SessionManager } from '../sessions/sessionManager';
 import type { TabsStore } from '../store/tabsStore';
@@ -50,7 +51,7 @@ export function sessionHandlers({ sessions, agents, tabs, changed }: SessionHand
       return { sessionId: session.id };
     },
     'session.events': async ({ sessionId, afterSeq }) => ({ events: await sessions.events(sessionId, afterSeq) }),
-    'session.prompt': async ({ sessionId, prompt }) => sessions.prompt(sessionId, prompt as never),
+    'session.prompt': async ({ sessionId, prompt }) => sessions.prompt(sessionId, decodeContentBlocks(prompt)),
     'session.cancel': async ({ sessionId }) => {
       sessions.cancel(sessionId);
       return { ok: true };

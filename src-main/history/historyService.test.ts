@@ -36,7 +36,7 @@ async function waitFor(predicate: () => boolean, what: string, timeoutMs = 10_00
 }
 
 function texts(state: SessionState): string[] {
-  return state.entries.flatMap((e) => (e.kind === 'agent' ? [e.text] : e.kind === 'user' ? e.content.map((b) => String(b.text)) : []));
+  return state.entries.flatMap((e) => (e.kind === 'agent' ? [e.text] : e.kind === 'user' ? e.content.map((b) => (b.type === 'text' ? b.text : '')) : []));
 }
 
 describeProtocols('restore on restart', (protocol) => {

@@ -17,7 +17,7 @@ const EMPTY_SUBJECT = /^\*\*\*\*(\r?\n|$)/;
 
 /** A thought chunk's content without the marker. */
 export function stripThoughtMarker(content: ContentBlock): ContentBlock {
-  if (content.type !== 'text' || typeof content.text !== 'string' || !EMPTY_SUBJECT.test(content.text)) return content;
+  if (content.type !== 'text' || !EMPTY_SUBJECT.test(content.text)) return content;
   return { ...content, text: content.text.replace(EMPTY_SUBJECT, '') };
 }
 
@@ -32,7 +32,7 @@ export function absoluteDiffPaths(update: ToolCallFields, cwd: string | undefine
   if (!cwd || !isAbsolute(cwd) || !update.content) return update;
   let changed = false;
   const content = update.content.map((block) => {
-    if (block.type !== 'diff' || typeof block.path !== 'string' || !block.path || isAbsolute(block.path)) return block;
+    if (block.type !== 'diff' || 'changes' in block || !block.path || isAbsolute(block.path)) return block;
     changed = true;
     return { ...block, path: resolve(cwd, block.path) };
   });

@@ -9,10 +9,12 @@ function plainChunk(event: SessionEvent): event is Chunk {
   if (event.kind !== 'message.chunk' || event.role === 'user') return false;
   for (const key in event) if (!EVENT_KEYS.has(key)) return false;
   const content = event.content;
-  if (content.type !== 'text' || typeof content.text !== 'string') return false;
+  if (content.type !== 'text') return false;
   for (const key in content) if (key !== 'type' && key !== 'text') return false;
   return true;
 }
+
+const textOf = (content: Chunk['content']): string => (content.type === 'text' ? content.text : '');
 
 /**
  * What the window is sent for a frame's events: a run of text chunks to the same
@@ -40,7 +42,7 @@ export function coalesceChunks(events: SessionEvent[]): SessionEvent[] {
       for (let j = i; j < end; j++) out.push(events[j]);
     } else {
       let text = '';
-      for (let j = i; j < end - 1; j++) text += (events[j] as Chunk).content.text;
+      for (let j = i; j < end - 1; j++) text += textOf((events[j] as Chunk).content);
       out.push({ ...first, content: { type: 'text', text } });
       out.push(events[end - 1]);
     }

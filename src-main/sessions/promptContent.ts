@@ -1,5 +1,5 @@
 import type { AgentCapabilitiesView } from '../../src-shared/acp/agent';
-import type { Raw } from '../../src-shared/acp/read';
+import { blockTypeName, type ContentBlock } from '../../src-shared/session/content';
 
 type PromptCapabilities = AgentCapabilitiesView['prompt'];
 
@@ -15,10 +15,10 @@ const NEEDS: Record<string, { capability: keyof PromptCapabilities; what: string
  * allowed; images, audio and embedded resources only when advertised; any other block type is
  * refused (an agent must not get content it never agreed to). Returns the reason, or null.
  */
-export function refusePromptContent(prompt: readonly Raw[], promptCapabilities: PromptCapabilities, agentName: string): string | null {
+export function refusePromptContent(prompt: readonly ContentBlock[], promptCapabilities: PromptCapabilities, agentName: string): string | null {
   const refused = new Set<string>();
   for (const block of prompt) {
-    const type = String(block.type);
+    const type = blockTypeName(block);
     if (type === 'text' || type === 'resource_link') continue;
     const need = NEEDS[type];
     if (!need) {

@@ -9,6 +9,7 @@ import type { Terminal } from '../terminals/terminalManager';
 import { checkElicitationAnswer } from './elicitationForm';
 import { PendingRequests } from './pendingRequests';
 import { refusePromptContent } from './promptContent';
+import { encodePrompt } from '../acp/decode/content';
 import { logged } from '../log/mainLog';
 import { capabilitiesOf } from '../../src-shared/acp/agent';
 import { AUTH_RETRY_NOTE } from '../../src-shared/acp/error';
@@ -279,7 +280,7 @@ export class Session {
       if (turn.abort.signal.aborted) throw new UserError('cancelled before it started');
       const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
       if (refusal) throw new UserError(refusal);
-      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt: addendum.length ? [...prompt, ...addendum] : prompt }, turn.abort.signal);
+      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt: encodePrompt(addendum.length ? [...prompt, ...addendum] : prompt) }, turn.abort.signal);
       // ACP says an agent answers a cancelled prompt with `cancelled`; Copilot CLI 1.0.79 (what the
       // catalog's Copilot language server runs) stops but answers `end_turn`. The person pressed
       // Stop and the agent stopped: the turn is shown as stopped.

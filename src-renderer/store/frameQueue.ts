@@ -33,7 +33,7 @@ export function createFrameQueue(
       if (run) for (const event of events) run.push(event);
       else waiting.set(sessionId, [...events]);
       for (const event of events) {
-        if (event.kind === 'message.chunk') streamedChars += typeof event.content.text === 'string' ? event.content.text.length : 0;
+        if (event.kind === 'message.chunk') streamedChars += event.content.type === 'text' ? event.content.text.length : 0;
         else if (!STREAMED.has(event.kind)) urgent = true;
       }
       if (!scheduled) {

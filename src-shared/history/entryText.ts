@@ -1,5 +1,4 @@
-import { blockText, locationView, toolContentView } from '../acp/content';
-import type { RawObject } from '../session/events';
+import { blockText, type ToolContent } from '../session/content';
 import type { TranscriptEntry } from '../session/state';
 
 /** The entry kinds search indexes: what the person and the agent said and did. */
@@ -8,11 +7,11 @@ export const SEARCHABLE_KINDS: ReadonlySet<TranscriptEntry['kind']> = new Set(['
 export { blockText };
 
 /** Text inside a tool call's content list (`content` blocks, diff paths, terminal ids are skipped). */
-function toolContentText(content: RawObject[]): string {
+function toolContentText(content: ToolContent[]): string {
   const parts: string[] = [];
-  for (const item of content.map(toolContentView)) {
-    if (item.type === 'content' && item.block) parts.push(blockText(item.block.raw));
-    else if (item.type === 'diff') parts.push(item.path);
+  for (const item of content) {
+    if (item.type === 'content') parts.push(blockText(item.content));
+    else if (item.type === 'diff') parts.push('changes' in item ? '' : item.path);
   }
   return parts.filter(Boolean).join('\n');
 }
@@ -30,7 +29,7 @@ export function entryText(entry: TranscriptEntry): string {
     case 'thought':
       return entry.text;
     case 'tool':
-      return [entry.title, ...entry.locations.map((l) => locationView(l).path), toolContentText(entry.content)].filter(Boolean).join('\n');
+      return [entry.title, ...entry.locations.map((l) => l.path), toolContentText(entry.content)].filter(Boolean).join('\n');
     case 'plan':
       return entry.entries.map((item) => item.content).join('\n');
     case 'file':

@@ -1,7 +1,5 @@
-import type { RawObject } from '../session/events';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../session/state';
-import { blockText, contentBlockView, locationView, toolContentView } from '../acp/content';
-import { isObject } from '../acp/read';
+import { blockText, type ChangesDiff, type ContentBlock } from '../session/content';
 import { lineDiff } from './lineDiff';
 import type { StopReasonLabels } from '../acp/known';
 
@@ -41,17 +39,15 @@ function diffBlock(path: string, oldText: string | null, newText: string): strin
 }
 
 /** An ACP v2 diff: the changed files listed, then the patch as the agent sent it. */
-function changesBlock(changes: RawObject[], raw: RawObject): string {
+function changesBlock({ changes, patch }: ChangesDiff): string {
   const list = changes.map((change) => {
-    const from = typeof change.oldPath === 'string' ? ` (from \`${change.oldPath}\`)` : '';
-    return `- ${String(change.operation ?? 'change')} \`${String(change.path ?? '')}\`${from}`;
+    const from = change.oldPath !== undefined ? ` (from \`${change.oldPath}\`)` : '';
+    return `- ${change.operation || 'change'} \`${change.path}\`${from}`;
   });
-  const patch = isObject(raw.patch) ? raw.patch.text : undefined;
-  return [list.join('\n'), typeof patch === 'string' && patch ? fence(patch, 'diff') : ''].filter(Boolean).join('\n\n');
+  return [list.join('\n'), patch?.text ? fence(patch.text, 'diff') : ''].filter(Boolean).join('\n\n');
 }
 
-function contentBlock(raw: RawObject): string {
-  const block = contentBlockView(raw);
+function contentBlock(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
       return block.text;
@@ -62,9 +58,9 @@ function contentBlock(raw: RawObject): string {
     case 'resource_link':
       return `[${block.name || block.uri}](${block.uri})`;
     case 'resource':
-      return `Attached: ${fence(blockText(raw))}`;
+      return `Attached: ${fence(blockText(block))}`;
     default:
-      return `_[${String(raw.type)} content]_\n\n${fence(json(raw), 'json')}`;
+      return `_[${block.typeName} content]_\n\n${fence(json(block.raw), 'json')}`;
   }
 }
 
@@ -73,15 +69,14 @@ function toolCall(entry: ToolCallEntry): string {
   out.push(`#### Tool call: ${entry.title || entry.toolCallId} — ${entry.status.replace(/_/g, ' ')}`);
   const facts = [`kind: ${entry.toolKind}`];
   const paths = entry.locations
-    .map(locationView)
-    .map((l) => `${l.path}${l.line !== null ? `:${l.line}` : ''}`)
+    .map((l) => `${l.path}${typeof l.line === 'number' ? `:${l.line}` : ''}`)
     .filter(Boolean);
   if (paths.length) facts.push(`locations: ${paths.map((p) => `\`${p}\``).join(', ')}`);
   out.push(`_${facts.join(' · ')}_`);
-  for (const item of entry.content.map(toolContentView)) {
-    if (item.type === 'diff' && item.changes) out.push(changesBlock(item.changes, item.raw));
+  for (const item of entry.content) {
+    if (item.type === 'diff' && 'changes' in item) out.push(changesBlock(item));
     else if (item.type === 'diff') out.push(diffBlock(item.path, item.oldText, item.newText));
-    else if (item.type === 'content' && item.block) out.push(contentBlock(item.block.raw));
+    else if (item.type === 'content') out.push(contentBlock(item.content));
     else if (item.type === 'terminal') out.push(`_[terminal ${item.terminalId}]_`);
     else out.push(fence(json(item.raw), 'json'));
   }

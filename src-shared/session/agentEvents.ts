@@ -1,20 +1,16 @@
-import type { ContentBlock, RawObject as Raw } from './raw';
+import type { ContentBlock, ToolContent, ToolLocation } from './content';
+import type { RawObject as Raw } from './raw';
 
 /**
  * What an agent told the app about a session, in the app's own terms: every ACP version's
  * `session/update` (and permission request) is decoded into these at the edge
  * (`src-main/acp/dialects/`), so nothing past the dialects reads wire JSON and one fold
  * (`reducer.ts`) serves every version, live and replayed. Payload values the app only shows
- * (content blocks, tool content, commands, config options) travel as sent and are read through
+ * (commands, config options; content blocks and tool content are typed in `content.ts`) travel as sent and are read through
  * the views in `src-shared/acp/`; anything not understood keeps its raw value in a `raw` field.
  */
 
 export type MessageRole = 'agent' | 'user' | 'thought';
-
-/** One item of a tool call's content: a content block, a diff, a terminal, or a future type as sent. */
-export type ToolContent = ContentBlock;
-/** A file a tool call works on: `path` and maybe `line`, as sent. */
-export type ToolLocation = Raw;
 
 /**
  * A tool call's fields as one update set them. Absent: unchanged. `null`: back to the default

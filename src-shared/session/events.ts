@@ -1,6 +1,7 @@
 import type { AgentEventBody, ToolCallFields } from './agentEvents';
 import type { CheckpointEventBody } from './checkpointEvents';
-import type { ContentBlock, RawObject } from './raw';
+import type { ContentBlock } from './content';
+import type { RawObject } from './raw';
 
 /**
  * The events of one chat session. A session's state is `fold(reduceSession, events)`;
@@ -12,8 +13,9 @@ import type { ContentBlock, RawObject } from './raw';
  */
 
 // The raw payload types live in raw.ts, which agentEvents.ts imports too (no import cycle).
-export type { ContentBlock, Json, RawObject } from './raw';
-export type { AgentEventBody, MessageRole, PlanItem, ToolCallFields, ToolContent, ToolLocation } from './agentEvents';
+export type { Json, RawObject } from './raw';
+export type { ContentBlock, ToolContent, ToolLocation } from './content';
+export type { AgentEventBody, MessageRole, PlanItem, ToolCallFields } from './agentEvents';
 
 export interface PermissionOption {
   optionId: string;

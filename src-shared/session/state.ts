@@ -1,5 +1,5 @@
 import type { CheckpointsState, RestoreEntry } from './checkpointEvents';
-import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject, ToolCallFields } from './events';
+import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject, ToolCallFields, ToolContent, ToolLocation } from './events';
 
 /** What the tab shows about a session at a glance. */
 export type SessionStatus = 'starting' | 'idle' | 'running' | 'waiting' | 'error' | 'exited';
@@ -35,8 +35,8 @@ export interface ToolCallEntry {
   /** ACP tool kind (`read`, `edit`, `execute`, …) or an unknown future value, raw. */
   toolKind: string;
   status: ToolCallStatus;
-  content: RawObject[];
-  locations: RawObject[];
+  content: ToolContent[];
+  locations: ToolLocation[];
   rawInput?: unknown;
   rawOutput?: unknown;
   /** Set while a permission request for this call waits for the person. */

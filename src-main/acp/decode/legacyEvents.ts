@@ -1,4 +1,5 @@
 import { isObject, str, type Raw } from '../../../src-shared/acp/read';
+import { typedContent } from './legacyContent';
 import { decodeV1Update } from './v1Update';
 import { planItems, v1ToolFields, v2ToolFields } from './wireFields';
 
@@ -11,6 +12,11 @@ import { planItems, v1ToolFields, v2ToolFields } from './wireFields';
  * (`src-main/store/legacyLog.test.ts`, on logs that release wrote).
  */
 export function upgradeEvent(event: Raw): Raw | null {
+  const upgraded = upgradeKind(event);
+  return upgraded && typedContent(upgraded);
+}
+
+function upgradeKind(event: Raw): Raw | null {
   switch (event.kind) {
     case 'acp.update':
       return isObject(event.update) ? { ...base(event), ...decodeV1Update(event.update) } : null;

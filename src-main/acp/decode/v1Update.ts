@@ -2,7 +2,8 @@ import type { AgentEventBody } from '../../../src-shared/session/agentEvents';
 import { isKnown, KNOWN_UPDATE_KINDS } from '../../../src-shared/acp/known';
 import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
 import { usageView } from '../../../src-shared/acp/usage';
-import { contentBlock, planItems, v1ToolFields } from './wireFields';
+import { decodeContentBlock } from './content';
+import { planItems, v1ToolFields } from './wireFields';
 
 /**
  * An ACP v1 `session/update` (the `update` object) in the app's events. The v1 dialect decodes
@@ -26,7 +27,7 @@ export function decodeV1Update(update: Raw): AgentEventBody {
         kind: 'message.chunk',
         role,
         ...(messageId ? { messageId } : {}),
-        content: contentBlock(update.content),
+        content: decodeContentBlock(update.content),
         ...('_meta' in update ? { meta: update._meta } : {}),
       };
     }

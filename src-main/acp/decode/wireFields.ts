@@ -1,16 +1,11 @@
 import type { PlanItem, ToolCallFields } from '../../../src-shared/session/agentEvents';
-import type { ContentBlock } from '../../../src-shared/session/raw';
 import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
+import { decodeLocations, decodeToolContents } from './content';
 
 /*
  * Fields of protocol values read into the app's events, shared by the dialects
  * (`src-main/acp/dialects/`) and the converter of old logs (`session/legacyEvents.ts`).
  */
-
-/** A content block as sent: its `type` read as a string (views read the rest). */
-export function contentBlock(value: Raw): ContentBlock {
-  return typeof value.type === 'string' ? (value as ContentBlock) : { ...value, type: '' };
-}
 
 /**
  * v1 tool call fields: what has the right type is set (v1 has no way to clear a field), the
@@ -21,8 +16,8 @@ export function v1ToolFields(raw: Raw): ToolCallFields {
   if (typeof raw.title === 'string') fields.title = raw.title;
   if (typeof raw.kind === 'string') fields.toolKind = raw.kind;
   if (typeof raw.status === 'string') fields.status = raw.status;
-  if (Array.isArray(raw.content)) fields.content = objects(raw.content).map(contentBlock);
-  if (Array.isArray(raw.locations)) fields.locations = objects(raw.locations);
+  if (Array.isArray(raw.content)) fields.content = decodeToolContents(raw.content);
+  if (Array.isArray(raw.locations)) fields.locations = decodeLocations(raw.locations);
   if ('rawInput' in raw) fields.rawInput = raw.rawInput;
   if ('rawOutput' in raw) fields.rawOutput = raw.rawOutput;
   if ('_meta' in raw) fields.meta = raw._meta;
@@ -50,8 +45,8 @@ export function v2ToolFields(raw: Raw): ToolCallFields {
     const status = str(raw.status);
     fields.status = status === 'cancelled' ? 'canceled' : (status ?? null);
   }
-  if ('content' in raw) fields.content = Array.isArray(raw.content) ? objects(raw.content).map(contentBlock) : null;
-  if ('locations' in raw) fields.locations = Array.isArray(raw.locations) ? objects(raw.locations) : null;
+  if ('content' in raw) fields.content = Array.isArray(raw.content) ? decodeToolContents(raw.content) : null;
+  if ('locations' in raw) fields.locations = Array.isArray(raw.locations) ? decodeLocations(raw.locations) : null;
   if ('rawInput' in raw) fields.rawInput = raw.rawInput;
   if ('rawOutput' in raw) fields.rawOutput = raw.rawOutput;
   if ('name' in raw) fields.name = str(raw.name) ?? null;

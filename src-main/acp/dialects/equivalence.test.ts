@@ -45,7 +45,7 @@ function visible(state: SessionState): unknown {
   return { ...rest, entries: state.entries.map(({ id: _id, ...entry }) => entry) };
 }
 
-const prompt = [{ type: 'text', text: 'Fix the bug' }];
+const prompt = [{ type: 'text' as const, text: 'Fix the bug' }];
 const options = [
   { optionId: 'ok', name: 'Allow', kind: 'allow_once' },
   { optionId: 'no', name: 'Reject', kind: 'reject_once' },

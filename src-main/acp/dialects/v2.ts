@@ -1,7 +1,8 @@
 import { TextDecoder } from 'node:util';
 import type { SessionEventBody } from '../../../src-shared/session/events';
 import { decodeV1Update } from '../decode/v1Update';
-import { contentBlock, planItems, v2ToolFields } from '../decode/wireFields';
+import { decodeContentBlocks, decodeToolContent } from '../decode/content';
+import { planItems, v2ToolFields } from '../decode/wireFields';
 import type { Dialect, UpdateDecoder } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 import { optionsOf, pairs, remoteServer } from './v1';
@@ -211,7 +212,7 @@ class V2Decoder implements UpdateDecoder {
       case 'agent_thought': {
         const role = kind === 'agent_message' ? 'agent' : kind === 'user_message' ? 'user' : 'thought';
         // An omitted `content` leaves the message's content as it was.
-        const content = Array.isArray(update.content) ? update.content.filter(isObject).map(contentBlock) : undefined;
+        const content = Array.isArray(update.content) ? decodeContentBlocks(update.content) : undefined;
         return [
           {
             kind: 'message.upserted',
@@ -228,7 +229,7 @@ class V2Decoder implements UpdateDecoder {
       }
       case 'tool_call_content_chunk':
         if (!isObject(update.content)) break;
-        return [{ kind: 'tool.contentAppended', toolCallId: String(update.toolCallId ?? ''), content: contentBlock(update.content) }];
+        return [{ kind: 'tool.contentAppended', toolCallId: String(update.toolCallId ?? ''), content: decodeToolContent(update.content) }];
       case 'config_option_update':
         return [{ kind: 'config.options', configOptions: configOptionsOf(Array.isArray(update.configOptions) ? update.configOptions : []) }];
       case 'plan_update': {

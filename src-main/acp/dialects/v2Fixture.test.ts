@@ -157,7 +157,8 @@ describe('the v2 fixture agent through the v2 dialect', () => {
     expect(call).not.toHaveProperty('rawInput');
     expect(call.content).toHaveLength(1);
     expect(call.content[0]).toMatchObject({ type: 'diff', patch: { format: 'git_patch' } });
-    expect((call.content[0].changes as RawObject[]).map((c) => c.operation)).toEqual(['modify', 'add', 'delete', 'move', '_x_touch']);
+    const diff = call.content[0];
+    expect(diff.type === 'diff' && 'changes' in diff ? diff.changes.map((c) => c.operation) : []).toEqual(['modify', 'add', 'delete', 'move', '_x_touch']);
     // The two content chunks were appended before the final content replaced them.
     const appended = h.events.filter((e) => e.kind === 'tool.contentAppended');
     expect(appended).toHaveLength(2);

@@ -1,6 +1,6 @@
 import { memo } from 'react';
-import { contentBlockView } from '../../../src-shared/acp/content';
 import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
+import { blockTypeName } from '../../../src-shared/session/content';
 import { InspectorButton } from '../inspector';
 import { describeTurnUsage, turnUsage } from '../../../src-shared/acp/turnUsage';
 import type { FileWrittenEntry, PlanEntry, StopEntry, ThoughtEntry } from '../../../src-shared/session/state';
@@ -191,8 +191,7 @@ export function stopLabel(reason: string): string {
   return STOP_LABELS[reason] ?? `Turn ended (${reason})`;
 }
 
-export function ContentView({ block: raw }: { block: ContentBlock }) {
-  const block = contentBlockView(raw);
+export function ContentView({ block }: { block: ContentBlock }) {
   switch (block.type) {
     case 'text':
       return <Markdown text={block.text} />;
@@ -207,13 +206,13 @@ export function ContentView({ block: raw }: { block: ContentBlock }) {
     case 'resource':
       return (
         <details className="resource">
-          <summary>{block.uri || 'Embedded resource'}</summary>
-          <pre>{block.text ?? ''}</pre>
+          <summary>{block.resource.uri || 'Embedded resource'}</summary>
+          <pre>{block.resource.text ?? ''}</pre>
         </details>
       );
     default:
       // Audio is not played here yet; it and future or extension types are shown raw.
-      return <UnknownBox label={`content ${raw.type}`} raw={raw} />;
+      return <UnknownBox label={`content ${blockTypeName(block)}`} raw={block.type === 'unknown' ? block.raw : block} />;
   }
 }
 

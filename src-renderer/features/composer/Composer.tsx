@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { capabilitiesOf } from '../../../src-shared/acp/agent';
 import { commandView } from '../../../src-shared/acp/config';
-import { contentBlockView } from '../../../src-shared/acp/content';
+import { blockTypeName } from '../../../src-shared/session/content';
 import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
 import { askNotificationPermission } from '../sessions/attention';
 import { EMPTY, useSessionUi, useStore, type Attachment } from '../../store';
@@ -115,7 +115,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
       const uri = toFileUri(item.value);
       patch({
         draft: next,
-        attachments: [...attachments.filter((a) => a.block.uri !== uri), { id: `${uri}`, label: item.label, block: { type: 'resource_link', uri, name } }],
+        attachments: [...attachments.filter((a) => !(a.block.type === 'resource_link' && a.block.uri === uri)), { id: `${uri}`, label: item.label, block: { type: 'resource_link', uri, name } }],
       });
       requestAnimationFrame(() => textarea.current?.setSelectionRange(menu.start, menu.start));
     }
@@ -178,10 +178,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <li key={item.queueId}>
               <Icon name="clock" />
               <span className="muted">Queued:</span>{' '}
-              {item.prompt
-                .map(contentBlockView)
-                .map((b) => (b.type === 'text' ? b.text : `[${b.raw.type}]`))
-                .join(' ')}
+              {item.prompt.map((b) => (b.type === 'text' ? b.text : `[${blockTypeName(b)}]`)).join(' ')}
             </li>
           ))}
         </ul>

@@ -4,8 +4,7 @@ import { findFilePatch, parseGitPatch } from '../../../src-shared/diff/gitPatch'
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
 import { DiffBlock } from './DiffBlock';
-import { isObject } from '../../../src-shared/acp/read';
-import type { RawObject } from '../../../src-shared/session/raw';
+import type { ChangesDiff } from '../../../src-shared/session/content';
 
 const OPERATIONS: Record<string, string> = { add: 'Added', delete: 'Deleted', modify: 'Modified', move: 'Moved', copy: 'Copied' };
 
@@ -14,12 +13,10 @@ const OPERATIONS: Record<string, string> = { add: 'Added', delete: 'Deleted', mo
  * operation) with an optional patch: one Monaco diff per change the patch has text for, the
  * patch itself on request, and a line for changes without text (binary files, pure moves).
  */
-export function DiffChanges({ toolCallId, content, staticFirst }: { toolCallId: string; content: RawObject; staticFirst?: boolean }) {
-  const changes = (Array.isArray(content.changes) ? content.changes : []).filter((c): c is RawObject => typeof c === 'object' && c !== null);
-  const patch = isObject(content.patch) ? content.patch : null;
-  // The SDK's schema names the patch text `text`; the seed draft named it `diff`.
-  const patchText = typeof patch?.text === 'string' ? patch.text : typeof patch?.diff === 'string' ? patch.diff : null;
-  const format = typeof patch?.format === 'string' ? patch.format : null;
+export function DiffChanges({ toolCallId, content, staticFirst }: { toolCallId: string; content: ChangesDiff; staticFirst?: boolean }) {
+  const { changes, patch } = content;
+  const patchText = patch?.text ?? null;
+  const format = patch?.format ?? null;
   const files = useMemo(() => (patchText && format === 'git_patch' ? parseGitPatch(patchText) : []), [patchText, format]);
   const [showPatch, setShowPatch] = useState(false);
 
@@ -27,22 +24,20 @@ export function DiffChanges({ toolCallId, content, staticFirst }: { toolCallId: 
     <section className="diff-changes" aria-label={`Changes to ${changes.length} file${changes.length === 1 ? '' : 's'}`}>
       <ul className="diff-change-list" aria-label="Changed files">
         {changes.map((change, i) => {
-          const operation = String(change.operation ?? '');
-          const path = String(change.path ?? '');
-          const from = typeof change.oldPath === 'string' ? change.oldPath : null;
+          const { operation, path } = change;
+          const from = change.oldPath ?? null;
           return (
             <li key={i} className={`diff-change op-${OPERATIONS[operation] ? operation : 'unknown'}`}>
               <span className="badge-neutral">{OPERATIONS[operation] ?? operation}</span> {from ? `${from} → ${path}` : path}
-              {typeof change.fileType === 'string' && change.fileType !== 'text' && <span className="muted small"> ({change.fileType})</span>}
+              {change.fileType !== undefined && change.fileType !== 'text' && <span className="muted small"> ({change.fileType})</span>}
             </li>
           );
         })}
       </ul>
       {changes.map((change, i) => {
-        const operation = String(change.operation ?? '');
-        const path = String(change.path ?? '');
-        if (!OPERATIONS[operation]) return <UnknownBox key={i} label={`file change ${operation}`} raw={change} />;
-        const file = findFilePatch(files, path, typeof change.oldPath === 'string' ? change.oldPath : null);
+        const { operation, path } = change;
+        if (!OPERATIONS[operation]) return <UnknownBox key={i} label={`file change ${operation}`} raw={change.raw ?? change} />;
+        const file = findFilePatch(files, path, change.oldPath ?? null);
         if (!file || file.hunks === 0) return null;
         return (
           <DiffBlock

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { ToolContent } from '../../../src-shared/session/content';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { changedFiles } from './changedFiles';
 
-const tool = (id: string, status: string, content: Record<string, unknown>[]): TranscriptEntry => ({
+const tool = (id: string, status: string, content: ToolContent[]): TranscriptEntry => ({
   kind: 'tool',
   id,
   toolCallId: id,

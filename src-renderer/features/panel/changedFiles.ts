@@ -1,4 +1,4 @@
-import { isObject, objects, type Raw } from '../../../src-shared/acp/read';
+import type { ChangesDiff } from '../../../src-shared/session/content';
 import { findFilePatch, parseGitPatch } from '../../../src-shared/diff/gitPatch';
 import type { SessionState } from '../../../src-shared/session/state';
 
@@ -50,17 +50,12 @@ export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>, dis
     if (entry.kind === 'tool') {
       if (entry.status === 'failed' || entry.status === 'canceled') continue;
       for (const content of entry.content) {
-        if (content.type === 'diff' && Array.isArray(content.changes)) {
+        if (content.type !== 'diff') continue;
+        if ('changes' in content) {
           for (const [path, change] of patchChanges(content)) add(path, change);
           continue;
         }
-        if (content.type !== 'diff' || typeof content.path !== 'string') continue;
-        add(content.path, {
-          source: 'diff',
-          oldText: typeof content.oldText === 'string' ? content.oldText : null,
-          newText: String(content.newText ?? ''),
-          deleted: content.deleted === true,
-        });
+        add(content.path, { source: 'diff', oldText: content.oldText, newText: content.newText, deleted: content.deleted === true });
       }
     } else if (entry.kind === 'file') {
       // A write that changed nothing is no change: OpenCode writes a file itself, then again through the client.
@@ -80,15 +75,12 @@ const TEXT_OPERATIONS = new Set(['add', 'delete', 'modify', 'move', 'copy']);
  * with the texts its hunks show (a snippet when the hunks do not cover the whole file); a
  * deletion even without hunks (`changes` is what says which paths were affected).
  */
-function patchChanges(content: Raw): [string, Change][] {
-  const patch = isObject(content.patch) ? content.patch : null;
-  const files = typeof patch?.text === 'string' && patch.format === 'git_patch' ? parseGitPatch(patch.text) : [];
+function patchChanges({ changes, patch }: ChangesDiff): [string, Change][] {
+  const files = patch?.format === 'git_patch' ? parseGitPatch(patch.text) : [];
   const out: [string, Change][] = [];
-  for (const change of objects(content.changes)) {
-    const operation = String(change.operation ?? '');
-    const path = typeof change.path === 'string' ? change.path : null;
+  for (const { operation, path, oldPath } of changes) {
     if (!path || !TEXT_OPERATIONS.has(operation)) continue;
-    const file = findFilePatch(files, path, typeof change.oldPath === 'string' ? change.oldPath : null);
+    const file = findFilePatch(files, path, oldPath ?? null);
     if (!file || file.hunks === 0) {
       // What the file held is not in the diff; that it is gone is.
       if (operation === 'delete') out.push([path, { source: 'diff', oldText: null, newText: '', deleted: true }]);

@@ -1,5 +1,5 @@
 import type { ToolCallEntry } from '../../../src-shared/session/state';
-import { locationView, toolContentView, type ToolContentView } from '../../../src-shared/acp/content';
+import { blockTypeName, type ToolContent as ToolContentItem } from '../../../src-shared/session/content';
 import { isKnownToolKind, isKnownToolStatus, metaTerminalOutput, toolCommand } from '../../../src-shared/acp/toolCall';
 import type { KNOWN_TOOL_KINDS, APP_TOOL_STATUSES, KNOWN_TOOL_STATUSES, KNOWN_V2_TOOL_STATUSES } from '../../../src-shared/acp/known';
 import { useStore } from '../../store';
@@ -98,8 +98,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
       )}
       {entry.locations.length > 0 && (
         <ul className="tool-locations" aria-label="Locations">
-          {entry.locations.map((raw, i) => {
-            const { path, line } = locationView(raw);
+          {entry.locations.map(({ path, line }, i) => {
             const label = `${path}${line ? `:${line}` : ''}`;
             return (
               <li key={i}>
@@ -107,7 +106,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
                   type="button"
                   className="location"
                   title={`Open ${revealBidi(label)} (read-only)`}
-                  onClick={() => useStore.getState().openFile(sessionId, path, line)}
+                  onClick={() => useStore.getState().openFile(sessionId, path, line ?? null)}
                 >
                   <Icon name="file" />
                   <span className="sr-prefix visually-hidden">Open </span>
@@ -123,7 +122,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
           key={i}
           sessionId={sessionId}
           toolCallId={entry.toolCallId}
-          content={toolContentView(content)}
+          content={content}
           meta={entry.meta}
           asking={Boolean(permission)}
         />
@@ -197,25 +196,25 @@ function ToolContent({
 }: {
   sessionId: string;
   toolCallId: string;
-  content: ToolContentView;
+  content: ToolContentItem;
   meta: unknown;
   /** A permission is asked on this call: the real diff is what is being approved, shown at once. */
   asking: boolean;
 }) {
   switch (content.type) {
     case 'content': {
-      const block = content.block;
+      const block = content.content;
       // Tool output text is Markdown (Claude Code wraps command output in ```console fences), as in Zed.
-      if (block?.type === 'text')
+      if (block.type === 'text')
         return (
           <div className="tool-text tool-markdown" aria-label="Tool output">
             <Markdown text={block.text} />
           </div>
         );
-      return <UnknownBox label={`content ${block ? (block.type === 'unknown' ? block.typeName : block.type) : 'undefined'}`} raw={block?.raw} />;
+      return <UnknownBox label={`content ${blockTypeName(block)}`} raw={block.type === 'unknown' ? block.raw : block} />;
     }
     case 'diff':
-      if (content.changes) return <DiffChanges toolCallId={toolCallId} content={content.raw} staticFirst={!asking} />;
+      if ('changes' in content) return <DiffChanges toolCallId={toolCallId} content={content} staticFirst={!asking} />;
       return (
         <DiffBlock
           // A row shows plain changed lines; the editor mounts when the person opens it.
@@ -225,7 +224,7 @@ function ToolContent({
           // An empty old text is how Qwen Code marks a new file (ACP: no old text).
           oldText={content.oldText === '' ? null : content.oldText}
           newText={content.newText}
-          deleted={content.deleted}
+          deleted={content.deleted === true}
         />
       );
     case 'terminal':

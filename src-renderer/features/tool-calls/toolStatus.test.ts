@@ -5,7 +5,7 @@ import { shownToolStatus } from './toolStatus';
 const terminal = (exit: Partial<TerminalState>): Record<string, TerminalState> => ({
   t1: { terminalId: 't1', command: 'sh', args: [], output: '', exited: true, released: false, exitCode: 0, signal: null, ...exit },
 });
-const call = { status: 'completed', content: [{ type: 'terminal', terminalId: 't1' }] };
+const call = { status: 'completed', content: [{ type: 'terminal' as const, terminalId: 't1' }] };
 
 describe('the status a tool card shows', () => {
   it('is Failed (with the exit code) when the agent says completed but its terminal exited non-zero', () => {

@@ -12,7 +12,7 @@ export function shownToolStatus(
   if (entry.status !== 'completed' || !terminals) return { status: entry.status, exitNote: null };
   for (const content of entry.content) {
     if (content.type !== 'terminal') continue;
-    const terminal = terminals[String(content.terminalId)];
+    const terminal = terminals[content.terminalId];
     if (!terminal?.exited) continue;
     if (terminal.signal) return { status: 'failed', exitNote: `killed (${terminal.signal})` };
     if (terminal.exitCode !== 0 && terminal.exitCode !== undefined) return { status: 'failed', exitNote: `exit code ${String(terminal.exitCode)}` };

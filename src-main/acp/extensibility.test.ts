@@ -29,7 +29,7 @@ describeProtocols('extensibility and forward compatibility', (protocol) => {
     ]);
     expect(h.tool(sessionId, 'fut_1')).toMatchObject({ toolKind: 'x_teleport', status: 'x_warping', title: 'Teleport' });
     const agent = state.entries.find((e) => e.kind === 'agent');
-    expect(agent?.kind === 'agent' && agent.blocks).toEqual([{ type: 'x_hologram', data: 'future content' }]);
+    expect(agent?.kind === 'agent' && agent.blocks).toEqual([{ type: 'unknown', typeName: 'x_hologram', raw: { type: 'x_hologram', data: 'future content' } }]);
     expect(state.plan).toEqual([
       { content: 'Future step', priority: 'x_urgent', status: 'x_paused', raw: { content: 'Future step', priority: 'x_urgent', status: 'x_paused' } },
     ]);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
+import { decodeContentBlocks, decodeLocations, decodeToolContents } from '../acp/decode/content';
 import { readEventLog } from './eventLog';
 
 /*
@@ -18,12 +19,34 @@ function shown(state: SessionState): unknown {
   const { messageIndex: _m, planIndex: _p, ...rest } = state;
   // A notice's time (`ts`, for the protocol inspector's "messages that led to this") is new since
   // that release and shows nothing itself: it is left out of the comparison.
-  const entries = rest.entries.map((entry) => {
+  const entries = rest.entries.map(typedContent).map((entry) => {
     if (entry.kind !== 'notice') return entry;
     const { ts: _ts, ...notice } = entry;
     return notice;
   });
-  return JSON.parse(JSON.stringify({ ...rest, entries }));
+  const queue = rest.queue.map((queued) => ({ ...queued, prompt: decodeContentBlocks(queued.prompt) }));
+  const permissions = rest.permissions.map((permission) => ({ ...permission, tool: typedToolFields(permission.tool) }));
+  return JSON.parse(JSON.stringify({ ...rest, entries, queue, permissions }));
+}
+
+/*
+ * That release kept content blocks, tool content and locations as the agent sent them; today's
+ * state has them typed. Both sides are read through the same decoders (which leave typed values
+ * as they are), so what is compared is what a person sees.
+ */
+function typedContent(entry: SessionState['entries'][number]): SessionState['entries'][number] {
+  if (entry.kind === 'user') return { ...entry, content: decodeContentBlocks(entry.content) };
+  if (entry.kind === 'agent') return { ...entry, blocks: decodeContentBlocks(entry.blocks) };
+  if (entry.kind === 'tool') return { ...entry, content: decodeToolContents(entry.content), locations: decodeLocations(entry.locations) };
+  return entry;
+}
+
+function typedToolFields(tool: SessionState['permissions'][number]['tool']): SessionState['permissions'][number]['tool'] {
+  return {
+    ...tool,
+    ...(tool.content ? { content: decodeToolContents(tool.content) } : {}),
+    ...(tool.locations ? { locations: decodeLocations(tool.locations) } : {}),
+  };
 }
 
 describe('logs written by the release before the typed event model', () => {

@@ -280,7 +280,10 @@ export class Session {
       if (turn.abort.signal.aborted) throw new UserError('cancelled before it started');
       const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
       if (refusal) throw new UserError(refusal);
-      const result = await connection.prompt({ sessionId: this.acpSessionId, prompt: encodePrompt(addendum.length ? [...prompt, ...addendum] : prompt) }, turn.abort.signal);
+      const result = await connection.prompt(
+        { sessionId: this.acpSessionId, prompt: encodePrompt(addendum.length ? [...prompt, ...addendum] : prompt) },
+        turn.abort.signal,
+      );
       // ACP says an agent answers a cancelled prompt with `cancelled`; Copilot CLI 1.0.79 (what the
       // catalog's Copilot language server runs) stops but answers `end_turn`. The person pressed
       // Stop and the agent stopped: the turn is shown as stopped.

@@ -68,9 +68,7 @@ function toolCall(entry: ToolCallEntry): string {
   const out: string[] = [];
   out.push(`#### Tool call: ${entry.title || entry.toolCallId} — ${entry.status.replace(/_/g, ' ')}`);
   const facts = [`kind: ${entry.toolKind}`];
-  const paths = entry.locations
-    .map((l) => `${l.path}${typeof l.line === 'number' ? `:${l.line}` : ''}`)
-    .filter(Boolean);
+  const paths = entry.locations.map((l) => `${l.path}${typeof l.line === 'number' ? `:${l.line}` : ''}`).filter(Boolean);
   if (paths.length) facts.push(`locations: ${paths.map((p) => `\`${p}\``).join(', ')}`);
   out.push(`_${facts.join(' · ')}_`);
   for (const item of entry.content) {

@@ -11,7 +11,7 @@ import type { RawObject } from './raw';
 type BlockExtras = {
   annotations?: unknown;
   _meta?: unknown;
-}
+};
 
 export type TextBlock = { type: 'text'; text: string } & BlockExtras;
 export type ImageBlock = { type: 'image'; mimeType: string; data: string; uri?: string } & BlockExtras;
@@ -32,14 +32,14 @@ export type EmbeddedResource = {
   text?: string;
   blob?: string;
   _meta?: unknown;
-}
+};
 export type ResourceBlock = { type: 'resource'; resource: EmbeddedResource } & BlockExtras;
 /** A content block of a type this version does not know (`typeName`), as sent. */
 export type UnknownBlock = {
   type: 'unknown';
   typeName: string;
   raw: RawObject;
-}
+};
 
 /** A prompt's or a message's content block. */
 export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceLinkBlock | ResourceBlock | UnknownBlock;
@@ -56,13 +56,13 @@ export type FileChange = {
   fileType?: string;
   mimeType?: string;
   raw?: RawObject;
-}
+};
 
 /** Patch text for a diff's changes (`format`: `git_patch`, or another the agent names). */
 export type DiffPatch = {
   format: string | null;
   text: string;
-}
+};
 
 /** ACP v1: a file's text before (null: a new file) and after; `deleted` (rfds-diff-delete) when the change removed it. */
 export type TextDiff = {
@@ -72,14 +72,14 @@ export type TextDiff = {
   newText: string;
   deleted?: boolean;
   _meta?: unknown;
-}
+};
 /** ACP v2: the files changed, and patch text for them when the agent has it. */
 export type ChangesDiff = {
   type: 'diff';
   changes: FileChange[];
   patch: DiffPatch | null;
   _meta?: unknown;
-}
+};
 
 /** One item of a tool call's content: a content block, a diff, a terminal, or a future type as sent. */
 export type ToolContent =
@@ -93,12 +93,7 @@ export type ToolContent =
 export type ToolLocation = {
   path: string;
   line?: number | null;
-}
-
-/** Whether a diff is the v2 list of file changes. */
-export function isChangesDiff(diff: TextDiff | ChangesDiff): diff is ChangesDiff {
-  return 'changes' in diff;
-}
+};
 
 /** The readable text of one content block (text, resource links, embedded resources). */
 export function blockText(block: ContentBlock): string {

@@ -145,7 +145,13 @@ describe('logs written before content was typed', () => {
   });
 
   it('a raw v1 update is decoded to typed content', () => {
-    const update = { sessionUpdate: 'tool_call', toolCallId: 'c', title: 'Edit', content: [{ type: 'diff', path: '/w/a', oldText: 'a', newText: 'b' }], locations: [{ path: '/w/a' }] };
+    const update = {
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c',
+      title: 'Edit',
+      content: [{ type: 'diff', path: '/w/a', oldText: 'a', newText: 'b' }],
+      locations: [{ path: '/w/a' }],
+    };
     expect(upgradeEvent({ ...base, kind: 'acp.update', update })).toEqual({
       ...base,
       kind: 'tool.updated',

@@ -1,12 +1,4 @@
-import type {
-  ContentBlock,
-  DiffPatch,
-  EmbeddedResource,
-  FileChange,
-  ToolContent,
-  ToolLocation,
-  UnknownBlock,
-} from '../../../src-shared/session/content';
+import type { ContentBlock, DiffPatch, EmbeddedResource, FileChange, ToolContent, ToolLocation, UnknownBlock } from '../../../src-shared/session/content';
 import { KNOWN_CONTENT_TYPES, KNOWN_TOOL_CONTENT_TYPES, isKnown } from '../../../src-shared/acp/known';
 import { isObject, num, objects, str, type Raw } from '../../../src-shared/acp/read';
 

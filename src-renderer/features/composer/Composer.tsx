@@ -115,7 +115,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
       const uri = toFileUri(item.value);
       patch({
         draft: next,
-        attachments: [...attachments.filter((a) => !(a.block.type === 'resource_link' && a.block.uri === uri)), { id: `${uri}`, label: item.label, block: { type: 'resource_link', uri, name } }],
+        attachments: [
+          ...attachments.filter((a) => !(a.block.type === 'resource_link' && a.block.uri === uri)),
+          { id: `${uri}`, label: item.label, block: { type: 'resource_link', uri, name } },
+        ],
       });
       requestAnimationFrame(() => textarea.current?.setSelectionRange(menu.start, menu.start));
     }
@@ -177,8 +180,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
           {queue.map((item) => (
             <li key={item.queueId}>
               <Icon name="clock" />
-              <span className="muted">Queued:</span>{' '}
-              {item.prompt.map((b) => (b.type === 'text' ? b.text : `[${blockTypeName(b)}]`)).join(' ')}
+              <span className="muted">Queued:</span> {item.prompt.map((b) => (b.type === 'text' ? b.text : `[${blockTypeName(b)}]`)).join(' ')}
             </li>
           ))}
         </ul>

@@ -118,14 +118,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
         </ul>
       )}
       {entry.content.map((content, i) => (
-        <ToolContent
-          key={i}
-          sessionId={sessionId}
-          toolCallId={entry.toolCallId}
-          content={content}
-          meta={entry.meta}
-          asking={Boolean(permission)}
-        />
+        <ToolContent key={i} sessionId={sessionId} toolCallId={entry.toolCallId} content={content} meta={entry.meta} asking={Boolean(permission)} />
       ))}
       {entry.rawInput !== undefined && (
         <div className="raw">

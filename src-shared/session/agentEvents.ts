@@ -5,9 +5,10 @@ import type { RawObject as Raw } from './raw';
  * What an agent told the app about a session, in the app's own terms: every ACP version's
  * `session/update` (and permission request) is decoded into these at the edge
  * (`src-main/acp/dialects/`), so nothing past the dialects reads wire JSON and one fold
- * (`reducer.ts`) serves every version, live and replayed. Payload values the app only shows
- * (commands, config options; content blocks and tool content are typed in `content.ts`) travel as sent and are read through
- * the views in `src-shared/acp/`; anything not understood keeps its raw value in a `raw` field.
+ * (`reducer.ts`) serves every version, live and replayed. Content blocks, tool content and
+ * locations are typed (`content.ts`); payload values the app only shows (commands, config options)
+ * travel as sent and are read through the views in `src-shared/acp/`; anything not understood
+ * keeps its raw value in a `raw` field.
  */
 
 export type MessageRole = 'agent' | 'user' | 'thought';

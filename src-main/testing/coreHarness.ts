@@ -8,7 +8,7 @@ import type { ProtocolSetting } from '../../src-shared/settings';
 import type { AppCoreOptions } from '../core/appCore';
 import { createCore } from '../core/createCore';
 import { afterEach, beforeEach, describe } from 'vitest';
-import { startAgentFor } from './inProcessAgent';
+import { inProcessAgents } from './inProcessAgent';
 
 export const FIXTURE_AGENT = resolve(import.meta.dirname, '../../e2e/fixtures/fixture-agent.mjs');
 
@@ -22,7 +22,7 @@ export interface HarnessOptions {
   workspace?: string;
   /**
    * Start the fixture agent as a real process (integration tests: process trees, signals).
-   * By default it runs in this process (`inProcessAgent.ts`).
+   * By default it runs in this process (`inProcessAgents`, `inProcessAgent.ts`).
    */
   processes?: boolean;
   /**
@@ -89,7 +89,7 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
     defaultCwd: workspace,
     initializeTimeoutMs: 10_000,
     cancelGraceMs: 2000,
-    ...(options.processes ? {} : { startAgent: startAgentFor }),
+    ...(options.processes ? {} : { startAgent: inProcessAgents() }),
     ...options.core,
   });
   const states = new Map<string, SessionState>();

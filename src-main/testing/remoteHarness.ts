@@ -4,7 +4,7 @@ import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk/unstable';
 import { WebSocketServer } from 'ws';
-import { startInProcess } from './inProcessAgent';
+import { inProcessAgents } from './inProcessAgent';
 import { FIXTURE_AGENT, makeCore, type HarnessOptions } from './coreHarness';
 import { startAgentServer, type AgentServer } from '../server/agentServer';
 import type { ProtocolSetting } from '../../src-shared/settings';
@@ -50,7 +50,7 @@ export async function startSdkServer(): Promise<{
     createAgent: () => ({
       connect: (stream: Stream) => {
         connections++;
-        const host = startInProcess({ command: process.execPath, args: [FIXTURE_AGENT, '--delay', '0', '--resume'], env: {} });
+        const host = inProcessAgents()({ command: process.execPath, args: [FIXTURE_AGENT, '--delay', '0', '--resume'], env: {} });
         const { input, output } = host.webStreams();
         const agent = ndJsonStream(output, input);
         void stream.readable

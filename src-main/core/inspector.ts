@@ -4,7 +4,7 @@ import type { EventPayload, Handlers } from '../../src-shared/ipc/contract';
 import { recordsTraffic, secretValues, withTrafficRecording } from '../../src-shared/inspector/inspectorSettings';
 import { createRedactor, PasswordFields, type Redactor } from '../../src-shared/inspector/redact';
 import { decodeTrafficLines } from '../../src-shared/inspector/traffic';
-import type { JsonObject } from '../../src-shared/json';
+import { toJson, type JsonObject } from '../../src-shared/json';
 import type { Settings } from '../../src-shared/settings';
 import type { TrafficRing } from '../acp/trafficRing';
 import { wireLogFile, wireRecorder, type WireRecorder } from '../acp/wireLog';
@@ -89,7 +89,7 @@ export class Inspector {
     // own password fields: the file sees each message once, in order).
     const redactor = this.redactor(agentId, new PasswordFields());
     const streams = redactor.streams();
-    return wireRecorder(agentId, process.env, Date.now, { folder, redact: (message, dir) => redactor.message(streams.scrub(message), dir) });
+    return wireRecorder(agentId, process.env, Date.now, { folder, redact: (message, dir) => redactor.message(streams.scrub(toJson(message)), dir) });
   }
 
   get folder(): string {

@@ -121,6 +121,8 @@ export const settingsSchema = z
   .passthrough();
 
 export type Settings = z.output<typeof settingsSchema>;
+/** settings.json as written (before defaults; unknown keys kept). */
+export type SettingsInput = z.input<typeof settingsSchema>;
 export type CustomAgent = z.output<typeof customAgentSchema>;
 export type McpServerSetting = z.output<typeof mcpServerSchema>;
 

@@ -62,7 +62,7 @@ export interface TrafficLine {
 }
 
 /**
- * Raw lines of the wire decoded into rows, redacted first: the ring buffer keeps raw lines
+ * The wire's lines decoded into rows, redacted first: the ring buffer keeps raw lines
  * (cheap on the hot path), and this runs only when the inspector asks for them. The first
  * `context` lines are read (a secret streamed across them and the rest is found whole) but not
  * returned.

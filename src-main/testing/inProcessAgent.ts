@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PassThrough, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import type { Json } from '../../src-shared/session/raw';
+import type { Json } from '../../src-shared/json';
 import { type AgentHost, type ExitInfo, type LaunchSpec, LineRing, spawnAgent, type StartAgent, STDERR_LINES } from '../process/agentProcess';
 import { webByteStreams } from '../process/webStreams';
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isJsonObject, parseJson, type Json, type JsonObject } from './json';
 
 /**
  * `settings.json` in the data folder. Unknown keys are kept (a newer app version may have
@@ -120,6 +121,8 @@ export const settingsSchema = z
   .passthrough();
 
 export type Settings = z.output<typeof settingsSchema>;
+/** settings.json as written (before defaults; unknown keys kept). */
+export type SettingsInput = z.input<typeof settingsSchema>;
 export type CustomAgent = z.output<typeof customAgentSchema>;
 export type McpServerSetting = z.output<typeof mcpServerSchema>;
 
@@ -138,12 +141,10 @@ export function describeIssues(error: z.ZodError): string {
 const agentOverrideRecord = z.record(z.string(), agentOverrideSchema);
 
 /** A misspelt `protocol` must not lose the agent: it falls back to the default (the error still names it). */
-function withoutBadProtocol(schema: z.ZodType): (value: unknown) => unknown {
+function withoutBadProtocol(schema: z.ZodType): (value: Json) => Json {
   return (value) => {
-    if (schema.safeParse(value).success || typeof value !== 'object' || value === null || !('protocol' in value)) return value;
-    const rest: Record<string, unknown> = { ...value };
-    delete rest.protocol;
-    return rest;
+    if (schema.safeParse(value).success || !isJsonObject(value) || !('protocol' in value)) return value;
+    return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'protocol'));
   };
 }
 
@@ -155,23 +156,23 @@ export function protocolFor(settings: Settings, agentId: string): ProtocolSettin
 
 /** Parses settings text: the settings to use and, if the text was bad, why. Never throws. */
 export function parseSettings(text: string): { settings: Settings; error: string | null } {
-  let json: unknown;
+  let json: Json;
   try {
-    json = JSON.parse(text);
+    json = parseJson(text);
   } catch (e) {
     return { settings: defaultSettings, error: `settings.json is not valid JSON: ${(e as Error).message}` };
   }
   const result = settingsSchema.safeParse(json);
   if (result.success) return { settings: result.data, error: null };
   // Keep every part that is valid: one bad agent must not hide the others or reset the theme.
-  const salvaged: Record<string, unknown> = {};
-  if (typeof json === 'object' && json !== null && !Array.isArray(json)) {
-    for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
+  const salvaged: JsonObject = {};
+  if (isJsonObject(json)) {
+    for (const [key, value] of Object.entries(json)) {
       if (key === 'agents' && Array.isArray(value)) {
         salvaged.agents = value.map(withoutBadProtocol(customAgentSchema)).filter((agent) => customAgentSchema.safeParse(agent).success);
         continue;
       }
-      if (key === 'agentOverrides' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      if (key === 'agentOverrides' && isJsonObject(value)) {
         const fix = withoutBadProtocol(agentOverrideSchema);
         const fixed = Object.fromEntries(Object.entries(value).map(([id, override]) => [id, fix(override)]));
         if (agentOverrideRecord.safeParse(fixed).success) salvaged[key] = fixed;
@@ -192,15 +193,25 @@ export function parseSettings(text: string): { settings: Settings; error: string
  * settings.json (parsed, any shape) with one agent's protocol set: on its custom entry when it
  * has one (where a person would look for it), else in its override. Everything else is kept.
  */
-export function withAgentProtocol(json: Record<string, unknown>, agentId: string, protocol: ProtocolSetting): Record<string, unknown> {
+export function withAgentProtocol(json: JsonObject, agentId: string, protocol: ProtocolSetting): JsonObject {
+  return withAgentField(json, agentId, 'protocol', protocol);
+}
+
+/**
+ * settings.json (parsed, any shape) with one field of an agent set: on its custom entry when it
+ * has one (where a person would look for it), else in its `agentOverrides` entry. Everything
+ * else is kept.
+ */
+export function withAgentField(json: JsonObject, agentId: string, field: string, value: Json): JsonObject {
   const agents = Array.isArray(json.agents) ? json.agents : [];
-  const index = agents.findIndex((agent) => typeof agent === 'object' && agent !== null && (agent as { id?: unknown }).id === agentId);
-  if (index >= 0) {
+  const index = agents.findIndex((agent) => isJsonObject(agent) && agent.id === agentId);
+  const entry = agents[index];
+  if (isJsonObject(entry)) {
     const next = [...agents];
-    next[index] = { ...(agents[index] as Record<string, unknown>), protocol };
+    next[index] = { ...entry, [field]: value };
     return { ...json, agents: next };
   }
-  const overrides = typeof json.agentOverrides === 'object' && json.agentOverrides !== null ? (json.agentOverrides as Record<string, unknown>) : {};
-  const current = typeof overrides[agentId] === 'object' && overrides[agentId] !== null ? (overrides[agentId] as Record<string, unknown>) : {};
-  return { ...json, agentOverrides: { ...overrides, [agentId]: { ...current, protocol } } };
+  const overrides = isJsonObject(json.agentOverrides) ? json.agentOverrides : {};
+  const current = overrides[agentId];
+  return { ...json, agentOverrides: { ...overrides, [agentId]: { ...(isJsonObject(current) ? current : {}), [field]: value } } };
 }

@@ -4,6 +4,7 @@ import type { EventPayload, Handlers } from '../../src-shared/ipc/contract';
 import { recordsTraffic, secretValues, withTrafficRecording } from '../../src-shared/inspector/inspectorSettings';
 import { createRedactor, PasswordFields, type Redactor } from '../../src-shared/inspector/redact';
 import { decodeTrafficLines } from '../../src-shared/inspector/traffic';
+import { toJson, type JsonObject } from '../../src-shared/json';
 import type { Settings } from '../../src-shared/settings';
 import type { TrafficRing } from '../acp/trafficRing';
 import { wireLogFile, wireRecorder, type WireRecorder } from '../acp/wireLog';
@@ -14,7 +15,7 @@ import { recordedTraffic } from './recordedTraffic';
 export interface InspectorDeps {
   dataDir: string;
   settings: () => Settings;
-  updateSettings: (mutate: (json: Record<string, unknown>) => void) => void;
+  updateSettings: (mutate: (json: JsonObject) => void) => void;
   traffic: (agentId: string) => TrafficRing;
   /** The environment the agent is started with (its settings plus stored sign-in values). */
   launchEnv: (agentId: string) => Record<string, string>;
@@ -88,7 +89,7 @@ export class Inspector {
     // own password fields: the file sees each message once, in order).
     const redactor = this.redactor(agentId, new PasswordFields());
     const streams = redactor.streams();
-    return wireRecorder(agentId, process.env, Date.now, { folder, redact: (message, dir) => redactor.message(streams.scrub(message), dir) });
+    return wireRecorder(agentId, process.env, Date.now, { folder, redact: (message, dir) => redactor.message(streams.scrub(toJson(message)), dir) });
   }
 
   get folder(): string {

@@ -1,6 +1,7 @@
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
 import { checkRemoteUrl } from '../../src-shared/remote';
+import { isJsonObject } from '../../src-shared/json';
 import { UserError } from '../errors/errors';
 import type { SecretStore } from '../store/secretStore';
 import type { SettingsStore } from '../store/settingsStore';
@@ -32,7 +33,7 @@ export function remoteAgentHandlers(deps: RemoteHandlerDeps): Pick<Handlers, 'ag
       for (const header of input.headers) (header.secret ? secret : plain)[header.name] = header.value;
       deps.settings.update((json) => {
         const agents = Array.isArray(json.agents) ? json.agents : [];
-        if (agents.some((agent) => typeof agent === 'object' && agent !== null && (agent as { id?: unknown }).id === input.id))
+        if (agents.some((agent) => isJsonObject(agent) && agent.id === input.id))
           throw new UserError(`An agent with the id "${input.id}" is already in settings.json.`);
         json.agents = [
           ...agents,

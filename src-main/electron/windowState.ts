@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { z } from 'zod';
 import { readJson, writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 
@@ -96,14 +97,17 @@ export function clampToDisplays(
 
 /** Reads a saved window state, or null for anything that is not one (never throws). */
 export function parseWindowState(value: unknown): WindowState | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { bounds, maximized } = value as { bounds?: unknown; maximized?: unknown };
-  if (typeof bounds !== 'object' || bounds === null) return null;
-  const { x, y, width, height } = bounds as Record<string, unknown>;
-  if (![x, y, width, height].every(isFiniteNumber)) return null;
-  if ((width as number) <= 0 || (height as number) <= 0) return null;
-  return { bounds: { x: x as number, y: y as number, width: width as number, height: height as number }, maximized: maximized === true };
+  const parsed = savedWindowState.safeParse(value);
+  if (!parsed.success) return null;
+  const { x, y, width, height } = parsed.data.bounds;
+  return { bounds: { x, y, width, height }, maximized: parsed.data.maximized === true };
 }
+
+/** The file's shape; `maximized` that is not `true` reads as not maximized. */
+const savedWindowState = z.object({
+  bounds: z.object({ x: z.number(), y: z.number(), width: z.number().positive(), height: z.number().positive() }),
+  maximized: z.unknown().optional(),
+});
 
 export function windowStateFile(dataDir: string): string {
   return join(dataDir, 'window-state.json');

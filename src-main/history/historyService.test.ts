@@ -5,7 +5,7 @@ import type { SessionState } from '../../src-shared/session/state';
 import type { AppCore } from '../core/appCore';
 import { createCore } from '../core/createCore';
 import { describeProtocols, makeCore } from '../testing/coreHarness';
-import { startAgentFor } from '../testing/inProcessAgent';
+import { inProcessAgents } from '../testing/inProcessAgent';
 
 const cores: AppCore[] = [];
 afterEach(async () => {
@@ -20,7 +20,7 @@ async function reopen(h: ReturnType<typeof makeCore>): Promise<AppCore> {
     defaultCwd: h.workspace,
     initializeTimeoutMs: 10_000,
     cancelGraceMs: 2000,
-    startAgent: startAgentFor,
+    startAgent: inProcessAgents(),
   });
   cores.push(core);
   await core.ready;

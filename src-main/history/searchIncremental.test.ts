@@ -8,7 +8,7 @@ import { reduceSession } from '../../src-shared/session/reducer';
 import type { AppCore } from '../core/appCore';
 import { createCore } from '../core/createCore';
 import { makeCore } from '../testing/coreHarness';
-import { startAgentFor } from '../testing/inProcessAgent';
+import { inProcessAgents } from '../testing/inProcessAgent';
 import { SearchIndex } from './searchIndex';
 import { queryTerms, topQuery } from './topQuery';
 
@@ -110,7 +110,7 @@ describe('search off the hot path', () => {
       defaultCwd: h.workspace,
       initializeTimeoutMs: 10_000,
       cancelGraceMs: 2000,
-      startAgent: startAgentFor,
+      startAgent: inProcessAgents(),
     });
     cores.push(core);
     await core.ready;

@@ -12,7 +12,7 @@
  * header before anything is typed). Other agents may use the same extension; it is harmless
  * for agents that ignore it.
  */
-import { isObject, obj, str, type Raw } from '../../src-shared/acp/read';
+import { z } from 'zod';
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
 export const LEGACY_TERMINAL_AUTH_CAPABILITY = { 'terminal-auth': true } as const;
@@ -24,21 +24,30 @@ export interface LegacyTerminalAuth {
   label?: string;
 }
 
+/** The extension as the adapter sends it: a command is required, the rest is read when it has its type. */
+const terminalAuthMeta = z.object({
+  _meta: z.object({
+    'terminal-auth': z.object({
+      command: z.string().min(1),
+      args: z.array(z.unknown()).optional().catch(undefined),
+      env: z.record(z.string(), z.unknown()).optional().catch(undefined),
+      label: z.string().optional().catch(undefined),
+    }),
+  }),
+});
+
 /** The `_meta["terminal-auth"]` command of an auth method, if it has a usable one. */
-export function legacyTerminalAuth(method: Raw): LegacyTerminalAuth | null {
-  const spec = obj(obj(method._meta)['terminal-auth']);
-  const { args, label } = spec;
-  const command = str(spec.command);
-  if (!command) return null;
+export function legacyTerminalAuth(method: { _meta?: unknown }): LegacyTerminalAuth | null {
+  const parsed = terminalAuthMeta.safeParse(method);
+  if (!parsed.success) return null;
+  const { command, args, env, label } = parsed.data._meta['terminal-auth'];
   const environment: Record<string, string> = {};
-  if (isObject(spec.env)) {
-    for (const [name, value] of Object.entries(spec.env)) if (typeof value === 'string') environment[name] = value;
-  }
+  for (const [name, value] of Object.entries(env ?? {})) if (typeof value === 'string') environment[name] = value;
   return {
     command,
-    args: Array.isArray(args) ? args.map(String) : [],
+    args: (args ?? []).map(String),
     env: environment,
-    ...(typeof label === 'string' ? { label } : {}),
+    ...(label !== undefined ? { label } : {}),
   };
 }
 

@@ -17,8 +17,46 @@
  * "Raw output". Such a call gets a terminal of its own, filled at once with that output and its
  * exit code, and a terminal content block on the card (see `rawOutputTerminal`).
  */
-import { isObject } from '../../src-shared/acp/read';
-import type { RawObject, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
+import { z } from 'zod';
+import type { SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
+
+/**
+ * The parts of Codex's extension and output the app reads, as Codex sends them. Each part is
+ * read only when it has this shape; a field of another type reads as absent.
+ */
+const terminalId = z.union([z.string(), z.number()]).transform(String);
+const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const terminalInfo = z.object({ terminal_id: terminalId, cwd: optional(z.string()) });
+const outputChunk = z.object({ terminal_id: terminalId, data: z.string() });
+const terminalExit = z.object({ terminal_id: terminalId, exit_code: optional(z.number()), signal: optional(z.string()) });
+/** A command as Codex writes it in `rawInput`/`rawOutput`: a string or an argv. */
+const command = z.union([z.string(), z.array(z.unknown()).transform((parts) => parts.map(String))]);
+const commandInput = z.object({ command: optional(command) });
+const rawOutputSchema = z.object({
+  command: optional(command),
+  cwd: optional(z.string()),
+  exit_code: optional(z.number()),
+  aggregated_output: optional(z.string()),
+  formatted_output: optional(z.string()),
+  stdout: optional(z.string()),
+  stderr: optional(z.string()),
+});
+type RawOutput = z.output<typeof rawOutputSchema>;
+
+const TERMINAL_META_KEYS = ['terminal_info', 'terminal_output_delta', 'terminal_output', 'terminal_exit'];
+
+/** A tool call's `_meta` read for the terminal extension (parts of another shape are absent). */
+function terminalMeta(meta: unknown) {
+  const part = <T extends z.ZodType>(key: string, schema: T): z.output<T> | undefined =>
+    typeof meta === 'object' && meta !== null && key in meta ? schema.safeParse(Reflect.get(meta, key)).data : undefined;
+  return {
+    /** Whether it names any part of the extension (whatever its shape). */
+    present: typeof meta === 'object' && meta !== null && TERMINAL_META_KEYS.some((key) => key in meta),
+    info: part('terminal_info', terminalInfo),
+    outputs: [part('terminal_output_delta', outputChunk), part('terminal_output', outputChunk)],
+    exit: part('terminal_exit', terminalExit),
+  };
+}
 
 /** Added to `clientCapabilities._meta` at `initialize`. */
 export const TERMINAL_OUTPUT_CAPABILITY = { terminal_output: true } as const;
@@ -47,38 +85,28 @@ export function agentTerminalEvents(
   terminals: AgentTerminals,
   isClientTerminal: (terminalId: string) => boolean,
 ): SessionEventBody[] {
-  const meta = isObject(update.meta) ? update.meta : {};
+  const meta = terminalMeta(update.meta);
   const events: SessionEventBody[] = [];
-  const ensure = (terminalId: string, cwd?: unknown) => {
+  const ensure = (terminalId: string, cwd?: string) => {
     if (!terminalId || isClientTerminal(terminalId) || terminals.open.has(terminalId) || terminals.done.has(terminalId)) return;
     terminals.open.set(terminalId, { toolCallId });
-    events.push({ kind: 'terminal.created', terminalId, command: commandOf(update), args: [], cwd: typeof cwd === 'string' ? cwd : null });
+    events.push({ kind: 'terminal.created', terminalId, command: commandOf(update), args: [], cwd: cwd ?? null });
   };
-  const info = isObject(meta.terminal_info) ? meta.terminal_info : null;
-  if (info) ensure(String(info.terminal_id ?? ''), info.cwd);
-  if (Array.isArray(update.content)) {
-    for (const block of update.content)
-      if (isObject(block) && block.type === 'terminal' && meta !== undefined && hasTerminalMeta(meta)) ensure(String(block.terminalId ?? ''));
+  if (meta.info) ensure(meta.info.terminal_id, meta.info.cwd);
+  if (Array.isArray(update.content) && meta.present) {
+    for (const block of update.content) if (block.type === 'terminal') ensure(String(block.terminalId ?? ''));
   }
-  for (const key of ['terminal_output_delta', 'terminal_output']) {
-    const delta = meta[key];
-    if (!isObject(delta) || typeof delta.data !== 'string') continue;
-    const terminalId = String(delta.terminal_id ?? '');
-    ensure(terminalId);
-    if (terminals.open.has(terminalId) && delta.data) events.push({ kind: 'terminal.output', terminalId, data: delta.data });
+  for (const delta of meta.outputs) {
+    if (!delta) continue;
+    ensure(delta.terminal_id);
+    if (terminals.open.has(delta.terminal_id) && delta.data) events.push({ kind: 'terminal.output', terminalId: delta.terminal_id, data: delta.data });
   }
-  const exit = isObject(meta.terminal_exit) ? meta.terminal_exit : null;
-  if (exit) {
-    const terminalId = String(exit.terminal_id ?? '');
+  if (meta.exit) {
+    const terminalId = meta.exit.terminal_id;
     ensure(terminalId);
     if (terminals.open.delete(terminalId)) {
       terminals.done.add(terminalId);
-      events.push({
-        kind: 'terminal.exited',
-        terminalId,
-        exitCode: typeof exit.exit_code === 'number' ? exit.exit_code : null,
-        signal: typeof exit.signal === 'string' ? exit.signal : null,
-      });
+      events.push({ kind: 'terminal.exited', terminalId, exitCode: meta.exit.exit_code ?? null, signal: meta.exit.signal ?? null });
     }
   }
   // The call ended without an exit report (cancelled, or an older adapter): stop the spinner.
@@ -87,28 +115,23 @@ export function agentTerminalEvents(
       if (open.toolCallId !== toolCallId) continue;
       terminals.open.delete(terminalId);
       terminals.done.add(terminalId);
-      const code = isObject(update.rawOutput) && typeof update.rawOutput.exit_code === 'number' ? update.rawOutput.exit_code : null;
+      const code = rawOutputSchema.safeParse(update.rawOutput).data?.exit_code ?? null;
       events.push({ kind: 'terminal.exited', terminalId, exitCode: code, signal: null });
     }
   }
   return events;
 }
 
-function hasTerminalMeta(meta: RawObject): boolean {
-  return 'terminal_info' in meta || 'terminal_output_delta' in meta || 'terminal_output' in meta || 'terminal_exit' in meta;
-}
-
 /** What the terminal header shows: the command of the call's input, else its title. */
 function commandOf(update: { rawInput?: unknown; title?: string | null }): string {
-  const input = isObject(update.rawInput) ? update.rawInput : {};
-  const command = input.command;
-  if (Array.isArray(command)) {
-    // Codex wraps commands as ["bash", "-lc", "<line>"]: show the line.
-    const parts = command.map(String);
-    return parts.length === 3 && /(^|\/)(ba|z)?sh$/.test(parts[0]) && parts[1].startsWith('-') ? parts[2] : parts.join(' ');
-  }
+  const command = commandInput.safeParse(update.rawInput).data?.command;
+  return command === undefined ? (typeof update.title === 'string' ? update.title : 'command') : commandLine(command);
+}
+
+function commandLine(command: string | string[]): string {
   if (typeof command === 'string') return command;
-  return typeof update.title === 'string' ? update.title : 'command';
+  // Codex wraps commands as ["bash", "-lc", "<line>"]: show the line.
+  return command.length === 3 && /(^|\/)(ba|z)?sh$/.test(command[0]) && command[1].startsWith('-') ? command[2] : command.join(' ');
 }
 
 const ENDED = new Set(['completed', 'failed', 'canceled', 'cancelled']);
@@ -126,27 +149,26 @@ export function rawOutputTerminal(
   const unchanged = { update, events: [] };
   if (!toolCallId) return unchanged;
   if (Array.isArray(update.content) && update.content.length) terminals.withContent.add(toolCallId);
-  if (hasTerminalMeta(isObject(update.meta) ? update.meta : {}) || [...terminals.open.values()].some((t) => t.toolCallId === toolCallId))
-    terminals.withContent.add(toolCallId);
-  const input = isObject(update.rawInput) ? update.rawInput : null;
-  if (input && (Array.isArray(input.command) || typeof input.command === 'string')) terminals.commands.set(toolCallId, commandOf(update));
+  if (terminalMeta(update.meta).present || [...terminals.open.values()].some((t) => t.toolCallId === toolCallId)) terminals.withContent.add(toolCallId);
+  if (commandInput.safeParse(update.rawInput).data?.command !== undefined) terminals.commands.set(toolCallId, commandOf(update));
   if (!ENDED.has(String(update.status)) || terminals.withContent.has(toolCallId)) return unchanged;
-  const raw = isObject(update.rawOutput) ? update.rawOutput : null;
+  const raw = rawOutputSchema.safeParse(update.rawOutput).data;
   const output = raw ? outputOf(raw) : null;
-  const command = raw && (Array.isArray(raw.command) || typeof raw.command === 'string') ? commandOf({ rawInput: raw }) : terminals.commands.get(toolCallId);
+  const command = raw?.command !== undefined ? commandLine(raw.command) : terminals.commands.get(toolCallId);
   if (output === null || command === undefined) return unchanged;
   terminals.withContent.add(toolCallId);
   const terminalId = `${toolCallId}:output`;
   terminals.done.add(terminalId);
-  const events: SessionEventBody[] = [{ kind: 'terminal.created', terminalId, command, args: [], cwd: typeof raw?.cwd === 'string' ? raw.cwd : null }];
+  const events: SessionEventBody[] = [{ kind: 'terminal.created', terminalId, command, args: [], cwd: raw?.cwd ?? null }];
   if (output) events.push({ kind: 'terminal.output', terminalId, data: output });
-  events.push({ kind: 'terminal.exited', terminalId, exitCode: typeof raw?.exit_code === 'number' ? raw.exit_code : null, signal: null });
+  events.push({ kind: 'terminal.exited', terminalId, exitCode: raw?.exit_code ?? null, signal: null });
   return { update: { ...update, content: [{ type: 'terminal', terminalId }] }, events };
 }
 
 /** The command's output as a terminal would have shown it: stdout and stderr interleaved when known. */
-function outputOf(raw: RawObject): string | null {
-  for (const key of ['aggregated_output', 'formatted_output']) if (typeof raw[key] === 'string') return raw[key];
-  if (typeof raw.stdout !== 'string') return null;
-  return raw.stdout + (typeof raw.stderr === 'string' ? raw.stderr : '');
+function outputOf(raw: RawOutput): string | null {
+  const whole = raw.aggregated_output ?? raw.formatted_output;
+  if (whole !== undefined) return whole;
+  if (raw.stdout === undefined) return null;
+  return raw.stdout + (raw.stderr ?? '');
 }

@@ -6,15 +6,26 @@
  * args: ["--auth-type=openai"] } }`. Such a method is a `terminal` method: the agent's own
  * command with those args (and `_meta.env`) in an interactive terminal.
  */
-import { isObject, type Raw } from '../../src-shared/acp/read';
+import { z } from 'zod';
 
-export function metaTerminalMethod(method: Raw): Raw | null {
-  const meta = method._meta;
-  if (method.type !== undefined || !isObject(meta) || meta.type !== 'terminal') return null;
+/** The hint as Qwen Code sends it; `args` and `env` are read when they have their type. */
+const terminalHint = z.object({
+  type: z.undefined().optional(),
+  _meta: z.object({
+    type: z.literal('terminal'),
+    args: z.array(z.unknown()).optional().catch(undefined),
+    env: z.record(z.string(), z.json()).optional().catch(undefined),
+  }),
+});
+
+export function metaTerminalMethod<M extends { type?: unknown; _meta?: unknown }>(method: M): (M & { type: 'terminal'; args: string[] }) | null {
+  const parsed = terminalHint.safeParse(method);
+  if (!parsed.success) return null;
+  const { args, env } = parsed.data._meta;
   return {
     ...method,
     type: 'terminal',
-    args: Array.isArray(meta.args) ? meta.args.map(String) : [],
-    ...(isObject(meta.env) ? { env: meta.env } : {}),
+    args: (args ?? []).map(String),
+    ...(env ? { env } : {}),
   };
 }

@@ -1,12 +1,12 @@
 import { afterEach, expect, it } from 'vitest';
 import { readMainLog } from '../log/mainLog';
 import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
-import { FakeAgent, fakeAgents } from '../testing/fakeAgent';
+import { FakeAgent, inProcessAgents } from '../testing/inProcessAgent';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-const say = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const say = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } }) as const;
 
 function twoAgents(idA: string, idB: string) {
   const a = new FakeAgent('a', { newSessionId: () => idA, onPrompt: async ({ update }) => update(say('from A')) });
@@ -20,7 +20,7 @@ function twoAgents(idA: string, idB: string) {
           { id: 'a', name: 'Agent A', command: 'fake:a' },
           { id: 'b', name: 'Agent B', command: 'fake:b' },
         ],
-        core: { startAgent: fakeAgents(a, b) },
+        core: { startAgent: inProcessAgents(a, b) },
       },
     ),
   );

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
+import type { SettingsInput } from '../../src-shared/settings';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
 
-const MCP = [
+const MCP: SettingsInput['mcpServers'] = [
   { name: 'files', command: '/usr/bin/mcp-files', args: ['--stdio'], env: { TOKEN: 't1' } },
   { name: 'web', type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
   { name: 'events', type: 'sse', url: 'https://sse.example.com/mcp', headers: {} },

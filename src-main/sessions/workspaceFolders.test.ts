@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
-import { FakeAgent, fakeAgents, type FakePromptContext } from '../testing/fakeAgent';
+import { FakeAgent, inProcessAgents, type FakePromptContext } from '../testing/inProcessAgent';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -13,7 +13,7 @@ function folderAgent() {
   return new FakeAgent('folders', {
     capabilities: { loadSession: true, sessionCapabilities: { additionalDirectories: {}, fork: {} } },
     onPrompt: async ({ sessionId, prompt, client, update }: FakePromptContext) => {
-      const path = String(prompt[0]?.text ?? '');
+      const path = prompt[0]?.type === 'text' ? prompt[0].text : '';
       try {
         const result = await client.request('fs/read_text_file', { sessionId, path });
         await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Read: ${String(result.content)}` } });
@@ -33,7 +33,7 @@ function setup(dataDir?: string, workspace?: string) {
       dataDir,
       workspace,
       agents: [{ id: 'folders', name: 'Folders', command: 'fake:folders' }],
-      core: { startAgent: fakeAgents(agent) },
+      core: { startAgent: inProcessAgents(agent) },
     },
   );
   return { h, agent };

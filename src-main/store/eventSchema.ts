@@ -97,10 +97,13 @@ const bodies = {
 const base = z.looseObject({ sessionId: str, seq: z.number().int().nonnegative(), ts: z.number(), kind: str });
 const byKind = new Map<string, z.ZodType>(Object.entries(bodies).map(([kind, shape]) => [kind, z.looseObject(shape)]));
 
+/** A line with an event's base fields (checked by zod; the line itself is kept, not a copy). */
+const isEventLine = (value: unknown): value is z.output<typeof base> => base.safeParse(value).success;
+
 /** The event, or null when the line has the wrong shape. Unknown kinds pass (shown raw by the reducer). */
 export function validEvent(parsed: unknown): SessionEvent | null {
-  if (!base.safeParse(parsed).success) return null;
-  const value = upgradeEvent(parsed as Record<string, unknown>);
+  if (!isEventLine(parsed)) return null;
+  const value = upgradeEvent(parsed);
   if (!value) return null;
   const schema = byKind.get((value as { kind: string }).kind);
   if (schema && !schema.safeParse(value).success) return null;

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { jsonObjectSchema, parseJson, type JsonObject } from '../../src-shared/json';
 import { defaultSettings, parseSettings, type Settings } from '../../src-shared/settings';
 import { writeFileAtomic } from './jsonFile';
 import { logWarn } from '../log/mainLog';
@@ -53,10 +54,10 @@ export class SettingsStore {
   }
 
   /** Merges a change into the current file (keeps keys this version does not know). */
-  update(mutate: (json: Record<string, unknown>) => void): void {
-    let json: Record<string, unknown> = {};
+  update(mutate: (json: JsonObject) => void): void {
+    let json: JsonObject = {};
     try {
-      json = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, unknown>) : {};
+      if (existsSync(this.file)) json = jsonObjectSchema.parse(parseJson(readFileSync(this.file, 'utf8')));
     } catch {
       // Never overwrite a file the person is in the middle of fixing.
       throw new Error(`settings.json cannot be updated while it is malformed: ${this.error ?? 'invalid JSON'}`);

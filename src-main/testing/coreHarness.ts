@@ -4,11 +4,15 @@ import { join, resolve } from 'node:path';
 import type { SessionEvent, SessionEventKind } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry, TranscriptEntry } from '../../src-shared/session/state';
-import type { ProtocolSetting } from '../../src-shared/settings';
+import type { EventPayload, RequestInput } from '../../src-shared/ipc/contract';
+import type { ProtocolSetting, SettingsInput } from '../../src-shared/settings';
+
+/** A content block of a prompt, as the renderer sends it (`session.prompt`). */
+type PromptBlock = RequestInput<'session.prompt'>['prompt'][number];
 import type { AppCoreOptions } from '../core/appCore';
 import { createCore } from '../core/createCore';
 import { afterEach, beforeEach, describe } from 'vitest';
-import { startAgentFor } from './inProcessAgent';
+import { inProcessAgents } from './inProcessAgent';
 
 export const FIXTURE_AGENT = resolve(import.meta.dirname, '../../e2e/fixtures/fixture-agent.mjs');
 
@@ -22,7 +26,7 @@ export interface HarnessOptions {
   workspace?: string;
   /**
    * Start the fixture agent as a real process (integration tests: process trees, signals).
-   * By default it runs in this process (`inProcessAgent.ts`).
+   * By default it runs in this process (`inProcessAgents`, `inProcessAgent.ts`).
    */
   processes?: boolean;
   /**
@@ -53,7 +57,7 @@ export function describeProtocols(name: string, body: (protocol: ProtocolSetting
 }
 
 /** A core in a fresh data folder with the fixture agent configured as custom agent `fixture`. */
-export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown> = {}, options: HarnessOptions = {}) {
+export function makeCore(agentArgs: string[] = [], extra: SettingsInput = {}, options: HarnessOptions = {}) {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'acp-core-'));
   const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), 'acp-ws-'));
   const fixture = (id: string, name: string, args: string[], env: Record<string, string> = {}) => ({
@@ -71,7 +75,7 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
         : fixture(agent.id, agent.name ?? agent.id, agent.args ?? [], agent.env),
     ),
   ];
-  const overrides = (extra.agentOverrides ?? {}) as Record<string, Record<string, unknown>>;
+  const overrides = extra.agentOverrides ?? {};
   const protocol = options.protocol ?? currentProtocol;
   const agentOverrides = protocol
     ? Object.fromEntries([
@@ -89,14 +93,14 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
     defaultCwd: workspace,
     initializeTimeoutMs: 10_000,
     cancelGraceMs: 2000,
-    ...(options.processes ? {} : { startAgent: startAgentFor }),
+    ...(options.processes ? {} : { startAgent: inProcessAgents() }),
     ...options.core,
   });
   const states = new Map<string, SessionState>();
   const events: SessionEvent[] = [];
   core.on((name, payload) => {
     if (name !== 'session.events') return;
-    const batch = payload as { sessionId: string; events: SessionEvent[] };
+    const batch = payload as EventPayload<'session.events'>;
     events.push(...batch.events);
     states.set(batch.sessionId, reduceSession(states.get(batch.sessionId), batch.events));
   });
@@ -132,15 +136,15 @@ export function makeCore(agentArgs: string[] = [], extra: Record<string, unknown
   };
   const stops = (sessionId: string) => state(sessionId)?.entries.filter((e) => e.kind === 'stop').length ?? 0;
   /** Sends a prompt; resolves when the turn has ended. */
-  const prompt = async (sessionId: string, text: string | Record<string, unknown>[], timeoutMs = 10_000) => {
+  const prompt = async (sessionId: string, text: string | PromptBlock[], timeoutMs = 10_000) => {
     const before = stops(sessionId);
     await send(sessionId, text);
     await waitFor(() => stops(sessionId) > before, `turn "${typeof text === 'string' ? text : 'blocks'}" to end`, timeoutMs);
     return state(sessionId);
   };
   /** Sends a prompt without waiting for the turn. */
-  const send = (sessionId: string, text: string | Record<string, unknown>[]) =>
-    core.handlers['session.prompt']({ sessionId, prompt: typeof text === 'string' ? [{ type: 'text', text }] : (text as { type: string }[]) });
+  const send = (sessionId: string, text: string | PromptBlock[]) =>
+    core.handlers['session.prompt']({ sessionId, prompt: typeof text === 'string' ? [{ type: 'text', text }] : text });
   /** All agent text of the session, joined. */
   const agentText = (sessionId: string) =>
     (state(sessionId)?.entries ?? [])

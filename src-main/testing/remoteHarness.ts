@@ -4,10 +4,13 @@ import { AcpServer } from '@agentclientprotocol/sdk/experimental/server';
 import { createNodeHttpHandler, createNodeWebSocketUpgradeHandler } from '@agentclientprotocol/sdk/experimental/node';
 import { ndJsonStream, type Stream } from '@agentclientprotocol/sdk/unstable';
 import { WebSocketServer } from 'ws';
-import { startInProcess } from './inProcessAgent';
+import { inProcessAgents } from './inProcessAgent';
 import { FIXTURE_AGENT, makeCore, type HarnessOptions } from './coreHarness';
 import { startAgentServer, type AgentServer } from '../server/agentServer';
-import type { ProtocolSetting } from '../../src-shared/settings';
+import type { ProtocolSetting, SettingsInput } from '../../src-shared/settings';
+
+/** A custom agent entry of settings.json, as written. */
+type AgentEntry = NonNullable<SettingsInput['agents']>[number];
 
 /** The fixture agent behind the bridge (`acp-desktop agent-server`), on loopback, with a known token. */
 export async function startBridge(args: string[] = [], options: { token?: string; pids?: number[]; port?: number } = {}): Promise<AgentServer> {
@@ -20,13 +23,13 @@ export async function startBridge(args: string[] = [], options: { token?: string
 }
 
 /** A remote agent entry for settings.json. */
-export function remoteAgent(url: string, extra: Record<string, unknown> = {}) {
+export function remoteAgent(url: string, extra: Partial<AgentEntry> = {}): AgentEntry {
   return { id: 'remote', name: 'Remote Fixture', url, headers: { Authorization: 'Bearer bridge-token-for-tests-0123456789' }, ...extra };
 }
 
 /** A core whose only agent is remote (`url`), under `protocol`. */
-export function makeRemoteCore(agent: Record<string, unknown>, protocol: ProtocolSetting, options: HarnessOptions = {}) {
-  return makeCore([], { agents: [agent], agentOverrides: { [String(agent.id)]: { protocol } } }, { ...options, protocol });
+export function makeRemoteCore(agent: AgentEntry, protocol: ProtocolSetting, options: HarnessOptions = {}) {
+  return makeCore([], { agents: [agent], agentOverrides: { [agent.id]: { protocol } } }, { ...options, protocol });
 }
 
 /**
@@ -50,7 +53,7 @@ export async function startSdkServer(): Promise<{
     createAgent: () => ({
       connect: (stream: Stream) => {
         connections++;
-        const host = startInProcess({ command: process.execPath, args: [FIXTURE_AGENT, '--delay', '0', '--resume'], env: {} });
+        const host = inProcessAgents()({ command: process.execPath, args: [FIXTURE_AGENT, '--delay', '0', '--resume'], env: {} });
         const { input, output } = host.webStreams();
         const agent = ndJsonStream(output, input);
         void stream.readable

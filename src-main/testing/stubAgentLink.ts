@@ -1,7 +1,6 @@
-import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
+import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { McpServerSetting } from '../../src-shared/settings';
 import type { SessionEventBody } from '../../src-shared/session/events';
-import type { RawObject } from '../../src-shared/session/raw';
 import type { AgentLink, OpenHow, PromptOutcome } from '../acp/agentLink';
 import type { DecodedPermission, DecodedSession } from '../acp/dialects/dialect';
 import type { ConnectionRequest } from '../agents/agentManager';
@@ -10,7 +9,7 @@ import type { ExitInfo } from '../process/agentProcess';
 /** What a stub turn can do: report events (already the app's own) and ask for permission. */
 export interface StubTurn {
   acpSessionId: string;
-  prompt: RawObject[];
+  prompt: acp.ContentBlock[];
   /** Reports what the agent did, as the dialect would have decoded it. */
   report(...events: SessionEventBody[]): void;
   /** Asks the person; resolves with the option chosen (null: cancelled). */
@@ -18,7 +17,7 @@ export interface StubTurn {
 }
 
 export interface StubScript {
-  agentCapabilities?: RawObject;
+  agentCapabilities?: acp.AgentCapabilities;
   /** A turn; resolves with its stop reason (default `end_turn`). */
   onPrompt?: (turn: StubTurn) => Promise<string | void>;
 }
@@ -34,8 +33,9 @@ let nextStub = 0;
 export class StubAgentLink implements AgentLink {
   readonly protocolVersion = 1;
   readonly pid = undefined;
-  readonly sent: { method: string; params: RawObject }[] = [];
-  initializeResult: InitializeResponse | null = null;
+  /** What the session layer asked of the agent, in order (params as given). */
+  readonly sent: { method: string; params: unknown }[] = [];
+  initializeResult: acp.InitializeResponse | null = null;
   isClosed = false;
   readonly exited: Promise<ExitInfo>;
   private exit!: (info: ExitInfo) => void;
@@ -48,10 +48,10 @@ export class StubAgentLink implements AgentLink {
     this.exited = new Promise((resolve) => (this.exit = resolve));
   }
 
-  get agentCapabilities(): RawObject {
+  get agentCapabilities(): acp.AgentCapabilities {
     return this.script.agentCapabilities ?? {};
   }
-  get promptCapabilities(): RawObject {
+  get promptCapabilities(): acp.PromptCapabilities {
     return {};
   }
   get supportsLogout(): boolean {
@@ -61,30 +61,30 @@ export class StubAgentLink implements AgentLink {
     return false;
   }
 
-  async initialize(): Promise<InitializeResponse> {
+  async initialize(): Promise<acp.InitializeResponse> {
     this.initializeResult = {
       protocolVersion: 1,
       agentInfo: { name: this.request_.agent.name, version: '0' },
       agentCapabilities: this.agentCapabilities,
       authMethods: [],
-    } as InitializeResponse;
+    };
     return this.initializeResult;
   }
 
-  async openSession(how: OpenHow, params: RawObject): Promise<DecodedSession> {
+  async openSession(how: OpenHow, params: acp.NewSessionRequest | acp.LoadSessionRequest | acp.ResumeSessionRequest): Promise<DecodedSession> {
     this.sent.push({ method: `open:${how}`, params });
-    const acpSessionId = typeof params.sessionId === 'string' ? params.sessionId : `stub_${++nextStub}_${++this.sessions}`;
+    const acpSessionId = 'sessionId' in params ? params.sessionId : `stub_${++nextStub}_${++this.sessions}`;
     return { acpSessionId, configOptions: null, modes: null, models: null, events: [] };
   }
 
-  async prompt(params: RawObject, signal?: AbortSignal): Promise<PromptOutcome> {
+  async prompt(params: acp.PromptRequest, signal?: AbortSignal): Promise<PromptOutcome> {
     this.sent.push({ method: 'prompt', params });
-    const acpSessionId = String(params.sessionId);
+    const acpSessionId = params.sessionId;
     const client = this.request_.clientSide;
     let asked = 0;
     const turn: StubTurn = {
       acpSessionId,
-      prompt: Array.isArray(params.prompt) ? (params.prompt as RawObject[]) : [],
+      prompt: params.prompt,
       report: (...events) => client.onSessionUpdate(acpSessionId, events, {}),
       askPermission: async (permission) => {
         const answer = await client.requestPermission({ sessionId: acpSessionId }, signal ?? new AbortController().signal, (requestId) => ({
@@ -98,27 +98,27 @@ export class StubAgentLink implements AgentLink {
     return { stopReason };
   }
 
-  async request<T>(method: string, params: RawObject): Promise<T> {
+  async request<T>(method: string, params: unknown): Promise<T> {
     this.sent.push({ method, params });
     return {} as T;
   }
-  notify(method: string, params: RawObject): void {
+  notify(method: string, params: unknown): void {
     this.sent.push({ method, params });
   }
-  async listSessions(): Promise<{ sessions: RawObject[]; nextCursor: string | null }> {
+  async listSessions(): Promise<{ sessions: acp.SessionInfo[]; nextCursor: string | null }> {
     return { sessions: [], nextCursor: null };
   }
   async deleteSession(): Promise<void> {}
   async closeSession(): Promise<void> {}
-  async forkSession(): Promise<RawObject> {
+  async forkSession(): Promise<acp.ForkSessionResponse> {
     throw new Error('The stub agent cannot fork sessions.');
   }
   async logout(): Promise<void> {}
   async authenticate(): Promise<void> {}
-  encodeMcpServers(_servers: readonly McpServerSetting[]): RawObject[] {
+  encodeMcpServers(_servers: readonly McpServerSetting[]): acp.McpServer[] {
     return [];
   }
-  async setConfigOption(): Promise<RawObject[] | null> {
+  async setConfigOption(): Promise<acp.SessionConfigOption[] | null> {
     return null;
   }
   async setMode(): Promise<void> {}

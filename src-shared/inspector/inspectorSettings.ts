@@ -1,5 +1,5 @@
-import type { Settings } from '../settings';
-import type { RawObject as Entry } from '../session/raw';
+import type { Json, JsonObject } from '../json';
+import { withAgentField, type CustomAgent, type Settings } from '../settings';
 import { isSecretName } from './redact';
 
 /**
@@ -12,9 +12,11 @@ import { isSecretName } from './redact';
  *   names do not say so (names like `API_KEY` or `GITHUB_TOKEN` are secret anyway);
  * - on an MCP server, `secret: ["NAME", ...]`: env variables or headers likewise.
  */
+type Entry = CustomAgent | Settings['agentOverrides'][string];
+
 function entriesOf(settings: Settings, agentId: string): Entry[] {
-  const custom = settings.agents.find((agent) => agent.id === agentId) as Entry | undefined;
-  const override = settings.agentOverrides[agentId] as Entry | undefined;
+  const custom = settings.agents.find((agent) => agent.id === agentId);
+  const override = settings.agentOverrides[agentId];
   return [override, custom].filter((entry): entry is Entry => Boolean(entry));
 }
 
@@ -25,17 +27,8 @@ export function recordsTraffic(settings: Settings, agentId: string): boolean {
 }
 
 /** settings.json (parsed, any shape) with the agent's recording turned on or off; everything else kept. */
-export function withTrafficRecording(json: Record<string, unknown>, agentId: string, on: boolean): Record<string, unknown> {
-  const agents = Array.isArray(json.agents) ? json.agents : [];
-  const index = agents.findIndex((agent) => typeof agent === 'object' && agent !== null && (agent as Entry).id === agentId);
-  if (index >= 0) {
-    const next = [...agents];
-    next[index] = { ...(agents[index] as Entry), recordTraffic: on };
-    return { ...json, agents: next };
-  }
-  const overrides = typeof json.agentOverrides === 'object' && json.agentOverrides !== null ? (json.agentOverrides as Entry) : {};
-  const current = typeof overrides[agentId] === 'object' && overrides[agentId] !== null ? (overrides[agentId] as Entry) : {};
-  return { ...json, agentOverrides: { ...overrides, [agentId]: { ...current, recordTraffic: on } } };
+export function withTrafficRecording(json: JsonObject, agentId: string, on: boolean): JsonObject {
+  return withAgentField(json, agentId, 'recordTraffic', on satisfies Json);
 }
 
 function names(value: unknown): Set<string> {
@@ -51,10 +44,10 @@ export function secretValues(settings: Settings, agentId: string, env: Record<st
   const marked = new Set(entriesOf(settings, agentId).flatMap((entry) => [...names(entry.secretEnv)]));
   const out: string[] = Object.values(signInValues);
   for (const [name, value] of Object.entries(env)) if (marked.has(name) || isSecretName(name)) out.push(value);
-  for (const server of settings.mcpServers as Entry[]) {
+  for (const server of settings.mcpServers) {
     const serverMarked = names(server.secret);
-    for (const field of ['env', 'headers']) {
-      const pairs = typeof server[field] === 'object' && server[field] !== null ? (server[field] as Record<string, unknown>) : {};
+    for (const pairs of [server.env, server.headers]) {
+      if (typeof pairs !== 'object' || pairs === null) continue;
       for (const [name, value] of Object.entries(pairs)) if (typeof value === 'string' && (serverMarked.has(name) || isSecretName(name))) out.push(value);
     }
   }

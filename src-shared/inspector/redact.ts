@@ -17,6 +17,8 @@
  * Over-redaction is the safe failure: a short secret (under {@link MIN_SECRET_LENGTH}
  * characters) is not searched for as a value, but rule 2 still applies to it.
  */
+import { isJsonObject, parseJson, type Json, type JsonObject } from '../json';
+
 export const REDACTED = '[redacted]';
 
 /** Shorter known values are not replaced inside text (they would blank ordinary words). */
@@ -40,7 +42,7 @@ const SIGN_IN_KEEP = new Set(['methodId']);
 /** A redactor for one agent: its secret values, longest first (a secret containing another is replaced whole). */
 export interface Redactor {
   /** A JSON-RPC message with secrets replaced (a new value; the input is not changed); `dir`: which way it went. */
-  message(message: unknown, dir?: 'in' | 'out'): unknown;
+  message(message: Json, dir?: 'in' | 'out'): Json;
   /** A line of JSON text redacted; text that is not JSON has only known values replaced. */
   line(text: string, dir?: 'in' | 'out'): string;
   /** A scrubber for secrets split across streamed chunks, to run over messages in wire order. */
@@ -55,15 +57,15 @@ export class PasswordFields {
   private byId = new Map<string, Set<string>>();
 
   /** Notes an `elicitation/create` request's password fields; returns the fields to blank in an answer with this id. */
-  see(message: Record<string, unknown>, dir?: 'in' | 'out'): Set<string> | undefined {
+  see(message: JsonObject, dir?: 'in' | 'out'): Set<string> | undefined {
     const key = `${typeof message.id}:${String(message.id)}`;
     // The agent asks (`in`), the app answers (`out`): ids are per sender.
     if (message.method === 'elicitation/create' && dir !== 'out') {
-      const params = message.params as { requestedSchema?: { properties?: Record<string, unknown> } } | undefined;
+      const schema = isJsonObject(message.params) ? message.params.requestedSchema : undefined;
+      const properties = isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties : {};
       const fields = new Set<string>();
-      for (const [name, schema] of Object.entries(params?.requestedSchema?.properties ?? {})) {
-        const field = schema as { format?: unknown; writeOnly?: unknown } | null;
-        if (field && (field.format === 'password' || field.writeOnly === true)) fields.add(name);
+      for (const [name, field] of Object.entries(properties)) {
+        if (isJsonObject(field) && (field.format === 'password' || field.writeOnly === true)) fields.add(name);
       }
       if (fields.size) this.byId.set(key, fields);
       // A bound: requests never answered must not grow this forever.
@@ -87,45 +89,44 @@ export function createRedactor(secretValues: Iterable<string>, passwords: Passwo
     for (const value of values) if (out.includes(value)) out = out.split(value).join(REDACTED);
     return out;
   };
-  const walk = (value: unknown, secret: boolean): unknown => {
+  const walk = (value: Json, secret: boolean): Json => {
     if (typeof value === 'string') return secret ? REDACTED : scrub(value);
     if (typeof value !== 'object' || value === null) return value;
     if (Array.isArray(value)) return value.map((item) => walk(item, secret));
-    const object = value as Record<string, unknown>;
+    return walkObject(value, secret);
+  };
+  const walkObject = (object: JsonObject, secret: boolean): JsonObject => {
     const pairSecret = typeof object.name === 'string' && isSecretName(object.name);
-    const out: Record<string, unknown> = {};
+    const out: JsonObject = {};
     for (const [key, item] of Object.entries(object)) {
       out[key] = walk(item, secret || isSecretName(key) || (pairSecret && key === 'value'));
     }
     return out;
   };
-  const message = (input: unknown, dir?: 'in' | 'out'): unknown => {
-    if (typeof input !== 'object' || input === null || Array.isArray(input)) return walk(input, false);
-    const raw = input as Record<string, unknown>;
-    if (typeof raw.method === 'string' && SIGN_IN_METHODS.has(raw.method) && typeof raw.params === 'object' && raw.params !== null) {
-      const params: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(raw.params as Record<string, unknown>)) params[key] = walk(item, !SIGN_IN_KEEP.has(key));
-      return { ...(walk({ ...raw, params: undefined }, false) as Record<string, unknown>), params };
+  const message = (input: Json, dir?: 'in' | 'out'): Json => {
+    if (!isJsonObject(input)) return walk(input, false);
+    if (typeof input.method === 'string' && SIGN_IN_METHODS.has(input.method) && isJsonObject(input.params)) {
+      const params: JsonObject = {};
+      for (const [key, item] of Object.entries(input.params)) params[key] = walk(item, !SIGN_IN_KEEP.has(key));
+      // The rest as any message; `params` keeps its place in the text.
+      return { ...walkObject({ ...input, params: {} }, false), params };
     }
-    const blank = passwords.see(raw, dir);
-    if (blank && typeof raw.result === 'object' && raw.result !== null) {
-      const result = raw.result as Record<string, unknown>;
-      const content = typeof result.content === 'object' && result.content !== null ? (result.content as Record<string, unknown>) : null;
-      if (content) {
-        const hidden = Object.fromEntries(Object.entries(content).map(([key, item]) => [key, blank.has(key) ? REDACTED : item]));
-        return walk({ ...raw, result: { ...result, content: hidden } }, false);
-      }
+    const blank = passwords.see(input, dir);
+    if (blank && isJsonObject(input.result) && isJsonObject(input.result.content)) {
+      const result = input.result;
+      const hidden = Object.fromEntries(Object.entries(input.result.content).map(([key, item]) => [key, blank.has(key) ? REDACTED : item]));
+      return walk({ ...input, result: { ...result, content: hidden } }, false);
     }
-    return walk(raw, false);
+    return walk(input, false);
   };
   const streams = (): StreamScrubber => new StreamScrubber(values);
   return {
     message,
     streams,
     line: (text, dir) => {
-      let parsed: unknown;
+      let parsed: Json;
       try {
-        parsed = JSON.parse(text);
+        parsed = parseJson(text);
       } catch {
         return scrub(text);
       }
@@ -152,11 +153,11 @@ export class StreamScrubber {
   }
 
   /** The message with its streamed text scrubbed (a copy when anything changed; the input is not changed). */
-  scrub(message: unknown): unknown {
+  scrub(message: Json): Json {
     if (!this.values.length) return message;
     const chunk = streamedText(message);
     if (!chunk) return message;
-    const text = chunk.content.text as string;
+    const text = chunk.text;
     const tail = this.tails.get(chunk.key);
     const joined = (tail ?? '') + text;
     const offset = joined.length - text.length;
@@ -190,23 +191,19 @@ export class StreamScrubber {
       else if (!secret) out += joined[i];
       inside = secret;
     }
-    return withText(message as Record<string, unknown>, out);
+    const { message: whole, params, update, content } = chunk;
+    return { ...whole, params: { ...params, update: { ...update, content: { ...content, text: out } } } };
   }
 }
 
-function withText(message: Record<string, unknown>, text: string): Record<string, unknown> {
-  const params = message.params as Record<string, unknown>;
-  const update = params.update as Record<string, unknown>;
-  return { ...message, params: { ...params, update: { ...update, content: { ...(update.content as Record<string, unknown>), text } } } };
-}
-
-/** A streamed text chunk (`agent_message_chunk`, `agent_thought_chunk`, ...): its stream's key and its content. */
-function streamedText(message: unknown): { key: string; content: Record<string, unknown> } | null {
-  const params = (message as { method?: unknown; params?: unknown } | null)?.params as Record<string, unknown> | undefined;
-  if ((message as { method?: unknown })?.method !== 'session/update' || typeof params !== 'object' || params === null) return null;
-  const update = params.update as Record<string, unknown> | undefined;
-  if (typeof update?.sessionUpdate !== 'string' || !update.sessionUpdate.endsWith('_chunk')) return null;
-  const content = update.content as Record<string, unknown> | undefined;
-  if (typeof content !== 'object' || content === null || typeof content.text !== 'string') return null;
-  return { key: `${String(params.sessionId)}\u0000${update.sessionUpdate}\u0000${String(update.messageId ?? '')}`, content };
+/** A streamed text chunk (`agent_message_chunk`, `agent_thought_chunk`, ...): its stream's key, its text and the objects around it. */
+function streamedText(message: Json): { key: string; text: string; message: JsonObject; params: JsonObject; update: JsonObject; content: JsonObject } | null {
+  if (!isJsonObject(message) || message.method !== 'session/update' || !isJsonObject(message.params)) return null;
+  const params = message.params;
+  const update = params.update;
+  if (!isJsonObject(update) || typeof update.sessionUpdate !== 'string' || !update.sessionUpdate.endsWith('_chunk')) return null;
+  const content = update.content;
+  if (!isJsonObject(content) || typeof content.text !== 'string') return null;
+  const key = `${String(params.sessionId)}\u0000${update.sessionUpdate}\u0000${String(update.messageId ?? '')}`;
+  return { key, text: content.text, message, params, update, content };
 }

@@ -1,4 +1,4 @@
-import { isObject } from '../acp/read';
+import { isJsonObject, parseJson, type Json } from '../json';
 import type { Redactor } from './redact';
 
 /** Which way a message went: `in` from the agent to the app, `out` from the app to the agent. */
@@ -32,17 +32,17 @@ export interface TrafficRow {
 /** Longest message text sent to the page; a longer one is cut and shown as text, not as a tree. */
 export const MAX_ROW_TEXT = 512 * 1024;
 
-function classify(message: unknown): Pick<TrafficRow, 'kind' | 'method' | 'id' | 'sessionId' | 'error'> {
+function classify(message: Json): Pick<TrafficRow, 'kind' | 'method' | 'id' | 'sessionId' | 'error'> {
   if (Array.isArray(message)) return { kind: 'batch' };
-  if (!isObject(message)) return { kind: 'invalid' };
+  if (!isJsonObject(message)) return { kind: 'invalid' };
   const id = typeof message.id === 'string' || typeof message.id === 'number' || message.id === null ? message.id : undefined;
-  const params = isObject(message.params) ? message.params : null;
-  const result = isObject(message.result) ? message.result : null;
+  const params = isJsonObject(message.params) ? message.params : null;
+  const result = isJsonObject(message.result) ? message.result : null;
   const sessionId = typeof params?.sessionId === 'string' ? params.sessionId : typeof result?.sessionId === 'string' ? result.sessionId : undefined;
   const base = { ...(id !== undefined ? { id } : {}), ...(sessionId ? { sessionId } : {}) };
   if (typeof message.method === 'string') return { kind: 'id' in message && id !== undefined ? 'request' : 'notification', method: message.method, ...base };
   if ('error' in message) {
-    const error = isObject(message.error) ? message.error : {};
+    const error = isJsonObject(message.error) ? message.error : {};
     return {
       kind: 'error',
       ...base,
@@ -62,7 +62,7 @@ export interface TrafficLine {
 }
 
 /**
- * Raw lines of the wire decoded into rows, redacted first: the ring buffer keeps raw lines
+ * The wire's lines decoded into rows, redacted first: the ring buffer keeps raw lines
  * (cheap on the hot path), and this runs only when the inspector asks for them. The first
  * `context` lines are read (a secret streamed across them and the rest is found whole) but not
  * returned.
@@ -71,7 +71,7 @@ export function decodeTrafficLines(entries: readonly TrafficLine[], redactor: Re
   const streams = redactor.streams();
   const parsed = entries.map((entry) => {
     try {
-      return { ok: true as const, message: streams.scrub(JSON.parse(entry.line)) };
+      return { ok: true as const, message: streams.scrub(parseJson(entry.line)) };
     } catch {
       return { ok: false as const, message: undefined };
     }
@@ -84,7 +84,7 @@ export function decodeTraffic(entry: TrafficLine, redactor: Redactor): TrafficRo
   return decodeTrafficLines([entry], redactor)[0];
 }
 
-function decodeParsed(entry: TrafficLine, parsed: { ok: boolean; message: unknown }, redactor: Redactor): TrafficRow {
+function decodeParsed(entry: TrafficLine, parsed: { ok: true; message: Json } | { ok: false; message: undefined }, redactor: Redactor): TrafficRow {
   if (!parsed.ok) {
     const text = redactor.line(entry.line, entry.dir);
     return { seq: entry.seq, t: entry.t, dir: entry.dir, kind: 'invalid', text: cut(text), size: entry.line.length, ...truncatedFlag(text) };
@@ -175,10 +175,10 @@ function sessionOfPartner(row: TrafficRow, pairs: Map<number, Pairing>, bySeq: M
 export function toJsonl(rows: readonly TrafficRow[]): string {
   return rows
     .map((row) => {
-      let msg: unknown = row.text;
+      let msg: Json = row.text;
       if (!row.truncated) {
         try {
-          msg = JSON.parse(row.text);
+          msg = parseJson(row.text);
         } catch {
           msg = row.text;
         }

@@ -140,12 +140,9 @@ function setOrDelete<K extends keyof ToolCallEntry>(entry: ToolCallEntry, key: K
 function patchMeta(current: unknown, patch: unknown): unknown {
   if (patch === null) return undefined;
   if (!isObject(patch)) return current;
-  const next: Record<string, unknown> = isObject(current) ? { ...current } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete next[key];
-    else next[key] = value;
-  }
-  return Object.keys(next).length ? next : undefined;
+  // Spread keeps the current keys' order; a key patched to null is then left out.
+  const entries = Object.entries({ ...(isObject(current) ? current : {}), ...patch }).filter(([key]) => patch[key] !== null);
+  return entries.length ? Object.fromEntries(entries) : undefined;
 }
 
 // ---------------------------------------------------------------- plans

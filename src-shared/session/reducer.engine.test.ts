@@ -73,3 +73,19 @@ describe('reducer: what the engine relies on', () => {
     expect(state.entries.at(-1)).toMatchObject({ kind: 'stop', usage: { totalTokens: 5 } });
   });
 });
+
+describe("a tool call's _meta patched by key (metaPatch)", () => {
+  it('keeps the keys the patch does not name, replaces those it names, removes those it sets to null', () => {
+    const state = fold([
+      { kind: 'tool.updated', toolCallId: 't1', fields: { title: 'Run', meta: { a: 1, b: 2, c: 3 } } },
+      { kind: 'tool.updated', toolCallId: 't1', fields: { meta: { b: 'two', c: null, d: 4 } }, metaPatch: true },
+    ]);
+    const tool = state.entries[state.toolIndex.t1] as ToolCallEntry;
+    expect(JSON.stringify(tool.meta)).toBe(JSON.stringify({ a: 1, b: 'two', d: 4 }));
+    const cleared = fold([
+      { kind: 'tool.updated', toolCallId: 't1', fields: { title: 'Run', meta: { a: 1 } } },
+      { kind: 'tool.updated', toolCallId: 't1', fields: { meta: { a: null } }, metaPatch: true },
+    ]);
+    expect((cleared.entries[cleared.toolIndex.t1] as ToolCallEntry).meta).toBeUndefined();
+  });
+});

@@ -9,6 +9,7 @@ import { downloadText } from '../history';
 import { fetchRecorded, fetchTraffic, setRecording, subscribeTraffic } from './actions';
 import { closeInspector, useInspector, type InspectorTarget } from './inspectorState';
 import { JsonTree } from './JsonTree';
+import { parseJson } from '../../../src-shared/json';
 import './inspector.css';
 
 /** Rows the page keeps per open inspector (main's ring buffer holds the same bound). */
@@ -249,7 +250,7 @@ function MessageDetail({ row }: { row: TrafficRow | null }) {
   const value = useMemo(() => {
     if (!row || row.truncated) return undefined;
     try {
-      return JSON.parse(row.text) as unknown;
+      return parseJson(row.text);
     } catch {
       return undefined;
     }

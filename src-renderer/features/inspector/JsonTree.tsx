@@ -1,7 +1,8 @@
 import { memo } from 'react';
+import type { Json } from '../../../src-shared/json';
 
 /** A JSON value as a tree of disclosures (objects and arrays open two levels deep). */
-export const JsonTree = memo(function JsonTree({ value, name, depth = 0 }: { value: unknown; name?: string; depth?: number }) {
+export const JsonTree = memo(function JsonTree({ value, name, depth = 0 }: { value: Json; name?: string; depth?: number }) {
   const label = name !== undefined ? <span className="json-key">{name}: </span> : null;
   if (value === null || typeof value !== 'object') {
     return (
@@ -11,7 +12,7 @@ export const JsonTree = memo(function JsonTree({ value, name, depth = 0 }: { val
       </div>
     );
   }
-  const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value as Record<string, unknown>);
+  const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
   const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
   return (
     <details className="json-node" open={depth < 2}>

@@ -9,7 +9,7 @@ import { renderProse } from './proseParagraphs';
 import { blockStarts, parserWork, quickBlockStarts, StreamingSplit, tameNesting, WholeDocumentCheck, type Split } from './markdownBlocks';
 
 /**
- * Agent Markdown: GFM, highlighted code with a copy button. Raw HTML is never rendered: it is
+ * Agent Markdown: GFM, highlighted code with a copy button. HTML in it is never rendered: it is
  * shown as the literal text the agent wrote. Links open in a new window, which Electron's
  * main process hands to the OS browser: only http and https links are links; any other (an
  * unsafe address that was removed, a relative path) is shown as plain text (`webLinkTarget`).

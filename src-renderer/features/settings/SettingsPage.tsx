@@ -4,6 +4,7 @@ import { forgetPermission, listRememberedPermissions, readSettings, writeSetting
 import { applyPreferences } from './preferences';
 import { AgentProtocolSection } from './AgentProtocolSection';
 import { AddRemoteAgent } from '../remote/AddRemoteAgent';
+import { jsonObjectSchema, parseJson } from '../../../src-shared/json';
 import { withAgentProtocol, type ProtocolSetting } from '../../../src-shared/settings';
 
 type Remembered = { key: string; agentId: string; toolKind: string; optionKind: string };
@@ -60,9 +61,7 @@ export function SettingsPage() {
   const setTheme = (value: string) => {
     const base = text ?? '{}';
     try {
-      const json = JSON.parse(base) as Record<string, unknown>;
-      json.theme = value;
-      void save(JSON.stringify(json, null, 2));
+      void save(JSON.stringify({ ...jsonObjectSchema.parse(parseJson(base)), theme: value }, null, 2));
     } catch {
       setError('Fix the JSON below before changing the theme here.');
     }
@@ -70,7 +69,7 @@ export function SettingsPage() {
 
   const setProtocol = (agentId: string, value: ProtocolSetting) => {
     try {
-      void save(JSON.stringify(withAgentProtocol(JSON.parse(saved || '{}') as Record<string, unknown>, agentId, value), null, 2));
+      void save(JSON.stringify(withAgentProtocol(jsonObjectSchema.parse(parseJson(saved || '{}')), agentId, value), null, 2));
     } catch {
       setError('Fix the JSON below before changing an agent’s protocol here.');
     }

@@ -1,7 +1,7 @@
-import type { AgentCapabilitiesView } from '../../src-shared/acp/agent';
-import type { Raw } from '../../src-shared/acp/read';
+import type { AgentCapabilities } from '../../src-shared/session/controls';
+import type { ContentBlock } from '../../src-shared/session/raw';
 
-type PromptCapabilities = AgentCapabilitiesView['prompt'];
+type PromptCapabilities = AgentCapabilities['promptCapabilities'];
 
 /** Which prompt capability each content block type needs (protocol-v1-initialization). */
 const NEEDS: Record<string, { capability: keyof PromptCapabilities; what: string }> = {
@@ -15,7 +15,7 @@ const NEEDS: Record<string, { capability: keyof PromptCapabilities; what: string
  * allowed; images, audio and embedded resources only when advertised; any other block type is
  * refused (an agent must not get content it never agreed to). Returns the reason, or null.
  */
-export function refusePromptContent(prompt: readonly Raw[], promptCapabilities: PromptCapabilities, agentName: string): string | null {
+export function refusePromptContent(prompt: readonly ContentBlock[], promptCapabilities: PromptCapabilities, agentName: string): string | null {
   const refused = new Set<string>();
   for (const block of prompt) {
     const type = String(block.type);

@@ -7,7 +7,8 @@ import type { DecodedSession } from '../acp/dialects/dialect';
 import type { AgentManager } from '../agents/agentManager';
 import type { AcpRoutes } from './acpRoutes';
 import type { Session } from './session';
-import { canReconnect as canReconnectView, capabilitiesOf } from '../../src-shared/acp/agent';
+import { decodeAgentInfo, decodeCapabilities } from '../acp/decode/controls';
+import type { AgentCapabilities } from '../../src-shared/session/controls';
 import { isObject } from '../../src-shared/acp/read';
 
 export interface ConnectDeps {
@@ -97,8 +98,8 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     configOptions: result.configOptions,
     modes: result.modes,
     models: result.models,
-    capabilities: connection.agentCapabilities,
-    agentInfo: isObject(connection.initializeResult?.agentInfo) ? connection.initializeResult.agentInfo : null,
+    capabilities: decodeCapabilities(connection.agentCapabilities),
+    agentInfo: decodeAgentInfo(connection.initializeResult?.agentInfo),
     ...(connection.protocolVersion !== null ? { protocolVersion: connection.protocolVersion } : {}),
   });
   // What the answer carried beyond the session (slash commands, in some versions).
@@ -113,8 +114,8 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
 }
 
 /** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */
-export function canReconnect(capabilities: RawObject): boolean {
-  return canReconnectView(capabilitiesOf(capabilities));
+export function canReconnect(capabilities: AgentCapabilities): boolean {
+  return capabilities.loadSession || capabilities.sessionCapabilities.includes('resume');
 }
 
 export function readonlyReason(agentName: string): string {

@@ -61,14 +61,8 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.acpSessionId = event.acpSessionId;
       if (event.protocolVersion !== undefined) state.protocolVersion = event.protocolVersion;
       if (state.status === 'starting' || state.status === 'exited' || state.status === 'error') state.status = 'idle';
-      if (Array.isArray(event.configOptions)) state.configOptions = event.configOptions.filter(isObject);
-      if (isObject(event.modes)) {
-        const modes = event.modes;
-        state.modes = {
-          currentModeId: typeof modes.currentModeId === 'string' && modes.currentModeId ? modes.currentModeId : null,
-          availableModes: Array.isArray(modes.availableModes) ? modes.availableModes : [],
-        };
-      }
+      if (event.configOptions) state.configOptions = event.configOptions;
+      if (event.modes) state.modes = event.modes;
       state.readonlyReason = null;
       state.authMethods = null;
       return;
@@ -228,7 +222,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       push(state, { kind: 'file', id: entryId(state, event.seq), path: event.path, oldText: event.oldText, newText: event.newText });
       return;
     case 'config.options':
-      state.configOptions = event.configOptions.filter(isObject);
+      state.configOptions = event.configOptions;
       return;
     case 'mode.changed':
       // The agent's switch is news even before the modes were listed; the app's own needs them.

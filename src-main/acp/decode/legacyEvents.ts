@@ -1,6 +1,7 @@
 import { isObject, str, type Raw } from '../../../src-shared/acp/read';
 import { decodeV1Update } from './v1Update';
 import { planItems, v1ToolFields, v2ToolFields } from './wireFields';
+import { decodeEventControls } from './controls';
 
 /**
  * Logs written before the app had its own events (up to commit ed75a3c) stored ACP v1's
@@ -11,6 +12,12 @@ import { planItems, v1ToolFields, v2ToolFields } from './wireFields';
  * (`src-main/store/legacyLog.test.ts`, on logs that release wrote).
  */
 export function upgradeEvent(event: Raw): Raw | null {
+  // Control values (config options, commands, usage, questions, …) were written raw before: decode them too.
+  const upgraded = upgradeKind(event);
+  return upgraded && decodeEventControls(upgraded);
+}
+
+function upgradeKind(event: Raw): Raw | null {
   switch (event.kind) {
     case 'acp.update':
       return isObject(event.update) ? { ...base(event), ...decodeV1Update(event.update) } : null;

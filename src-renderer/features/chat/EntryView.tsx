@@ -1,8 +1,8 @@
 import { memo } from 'react';
 import { contentBlockView } from '../../../src-shared/acp/content';
-import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
+import type { ContentBlock } from '../../../src-shared/session/events';
 import { InspectorButton } from '../inspector';
-import { describeTurnUsage, turnUsage } from '../../../src-shared/acp/turnUsage';
+import { describeTurnUsage, type TurnUsage } from '../../../src-shared/acp/turnUsage';
 import type { FileWrittenEntry, PlanEntry, StopEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
@@ -226,8 +226,7 @@ function NoticeInspectorLink({ sessionId, ts }: { sessionId: string; ts?: number
 }
 
 /** The tokens the agent reported for the turn when it ended (rfds-end-turn-token-usage). */
-function TurnUsageNote({ usage }: { usage?: RawObject | null }) {
-  const view = turnUsage(usage);
-  if (!view) return null;
-  return <span className="muted small turn-usage">· {describeTurnUsage(view)}</span>;
+function TurnUsageNote({ usage }: { usage?: TurnUsage | null }) {
+  if (!usage) return null;
+  return <span className="muted small turn-usage">· {describeTurnUsage(usage)}</span>;
 }

@@ -83,7 +83,7 @@ describe('ACP v2 through the session layer (protocol "auto")', () => {
     await h.core.handlers['permission.respond']({ sessionId, requestId: first.requestId, optionId: 'yes' });
     await h.waitFor(() => h.state(sessionId).permissions[0]?.title === 'Open the pod bay doors?', 'the second request');
     const second = h.state(sessionId).permissions[0];
-    expect(second.subject).toEqual({ type: '_x_door', door: 'pod bay' });
+    expect(second.subject).toEqual({ type: 'unknown', typeName: '_x_door', raw: { type: '_x_door', door: 'pod bay' } });
     await h.core.handlers['permission.respond']({ sessionId, requestId: second.requestId, optionId: 'no' });
     await h.waitFor(() => h.state(sessionId).permissions[0]?.title === 'Edit config?', 'the third request');
     const third = h.state(sessionId).permissions[0];

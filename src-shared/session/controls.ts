@@ -116,11 +116,20 @@ export type BackgroundWork =
 
 // ---- questions (rfds-elicitation)
 
+/** Where a question belongs (rfds-elicitation): a session (maybe one of its tool calls), or a request outside one. */
+export interface ElicitationScope {
+  sessionId?: string;
+  toolCallId?: string;
+  requestId?: string | number;
+}
+
 /** An `elicitation/create` request: a form (its restricted JSON Schema kept for validation), a URL, or a mode this app does not know. */
-export type ElicitationRequest =
-  | { mode: 'form'; message: string | null; requestedSchema: JsonObject | null; fields: Field[] }
-  | { mode: 'url'; message: string | null; url: string | null; elicitationId: string | null }
-  | { mode: 'unknown'; modeName: string; message: string | null; raw: unknown };
+export type ElicitationRequest = ElicitationScope &
+  (
+    | { mode: 'form'; message: string | null; requestedSchema: JsonObject | null; fields: Field[] }
+    | { mode: 'url'; message: string | null; url: string | null; elicitationId: string | null }
+    | { mode: 'unknown'; modeName: string; message: string | null; raw: unknown }
+  );
 
 /** A form answer's values, by field key. */
 export type ElicitationContent = JsonObject;

@@ -185,10 +185,12 @@ export function decodeElicitationRequest(value: unknown): ElicitationRequest {
   if (raw.mode === 'unknown' && 'raw' in raw) return decodeElicitationRequest(raw.raw);
   const mode = str(raw.mode) ?? 'form';
   const message = str(raw.message) ?? null;
-  if (!isKnown(KNOWN_ELICITATION_MODES, mode)) return { mode: 'unknown', modeName: mode, message, raw: value };
-  if (mode === 'url') return { mode, message, url: str(raw.url) ?? null, elicitationId: str(raw.elicitationId) ?? null };
+  const requestId = typeof raw.requestId === 'number' ? raw.requestId : str(raw.requestId);
+  const scope = { ...optional('sessionId', str(raw.sessionId)), ...optional('toolCallId', str(raw.toolCallId)), ...optional('requestId', requestId) };
+  if (!isKnown(KNOWN_ELICITATION_MODES, mode)) return { ...scope, mode: 'unknown', modeName: mode, message, raw: value };
+  if (mode === 'url') return { ...scope, mode, message, url: str(raw.url) ?? null, elicitationId: str(raw.elicitationId) ?? null };
   const requestedSchema = isObject(raw.requestedSchema) ? (json(raw.requestedSchema) as JsonObject) : null;
-  return { mode, message, requestedSchema, fields: parseSchema(requestedSchema) };
+  return { ...scope, mode, message, requestedSchema, fields: parseSchema(requestedSchema) };
 }
 
 /** A form answer's content (an object of JSON values); anything else is no content. */

@@ -75,7 +75,12 @@ describe('notificationContent', () => {
     expect(notificationContent('turnEnded', turnEnded('end_turn'), untitled).title).toBe('Gemini');
     const bare = event({ kind: 'permission.requested', requestId: 'r', toolCallId: 'permission-r', tool: {}, options: [] });
     expect(notificationContent('permission', bare, untitled).body).toBe('Gemini asks for permission.');
-    expect(notificationContent('elicitation', event({ kind: 'elicitation.requested', requestId: 'e', request: decodeElicitationRequest({}) }), { title: null, agentName: '' })).toEqual({
+    expect(
+      notificationContent('elicitation', event({ kind: 'elicitation.requested', requestId: 'e', request: decodeElicitationRequest({}) }), {
+        title: null,
+        agentName: '',
+      }),
+    ).toEqual({
       title: 'ACP Desktop',
       body: 'The agent has a question for you.',
     });

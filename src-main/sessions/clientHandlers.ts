@@ -228,7 +228,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
  * ACP requires absolute paths. A relative one is answered -32602 and shown in the session; it is
  * never resolved, so the app's own working folder is never read, written or run in.
  */
-function refuseRelative(session: Session, method: string, field: string, path: string, shown: Record<string, unknown>): void {
+function refuseRelative(session: Session, method: string, field: string, path: string, shown: unknown): void {
   const reason = notAbsoluteReason(path);
   if (reason === null) return;
   const message = `${method} needs an absolute ${field} (ACP requires absolute paths), but ${JSON.stringify(path)} is not one: ${reason}. Nothing was done.`;

@@ -30,8 +30,8 @@ const schema = {
     future: { type: 'x_future_type', title: 'Future field' },
   },
   required: ['name'],
-};const formRequest = decodeElicitationRequest({ mode: 'form', requestedSchema: schema }) as ElicitationRequest & { mode: 'form' };
-
+};
+const formRequest = decodeElicitationRequest({ mode: 'form', requestedSchema: schema }) as ElicitationRequest & { mode: 'form' };
 
 /**
  * The same values typed into the form, through both paths: the form's check (what stops Accept),

@@ -9,7 +9,6 @@ import type { AcpRoutes } from './acpRoutes';
 import type { Session } from './session';
 import { decodeAgentInfo, decodeCapabilities } from '../acp/decode/controls';
 import type { AgentCapabilities } from '../../src-shared/session/controls';
-import { isObject } from '../../src-shared/acp/read';
 
 export interface ConnectDeps {
   agents: AgentManager;

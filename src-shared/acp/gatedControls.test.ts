@@ -46,7 +46,12 @@ describe('gatedControls', () => {
   });
 
   it("answers from what this agent advertised: a v1 agent's capabilities and its session's answer", () => {
-    const input: GatedInput = { capabilities: decodeCapabilities(v1Caps), protocolVersion: 1, known: true, session: { modes: true, configOptions: decodeConfigOptions([{ type: 'boolean' }]) } };
+    const input: GatedInput = {
+      capabilities: decodeCapabilities(v1Caps),
+      protocolVersion: 1,
+      known: true,
+      session: { modes: true, configOptions: decodeConfigOptions([{ type: 'boolean' }]) },
+    };
     expect(row(input, /past session/)).toMatchObject({ capability: 'agentCapabilities.loadSession', available: true });
     expect(row(input, /Fork/).available).toBe(true);
     expect(row(input, /Delete/)).toMatchObject({ capability: 'sessionCapabilities.delete', available: false });
@@ -60,7 +65,11 @@ describe('gatedControls', () => {
   });
 
   it('counts a model_config option as the model picker', () => {
-    const input: GatedInput = { capabilities: decodeCapabilities(v1Caps), known: true, session: { modes: false, configOptions: decodeConfigOptions([{ type: 'select', category: 'model_config' }]) } };
+    const input: GatedInput = {
+      capabilities: decodeCapabilities(v1Caps),
+      known: true,
+      session: { modes: false, configOptions: decodeConfigOptions([{ type: 'select', category: 'model_config' }]) },
+    };
     expect(row(input, /Model picker/).note).toMatch(/a model picker among them/);
   });
 

@@ -106,7 +106,8 @@ export type AgentEventBody =
       background?: BackgroundWork[] | null;
       /** Token usage reported with the turn's end. */
       usage?: TurnUsage | null;
-      raw: Raw;
+      /** The snapshot as sent (an unknown state is shown with it). */
+      raw: unknown;
     }
   /** Something this version cannot read (a future or `_` update kind, a plan of an unknown type): shown generically, kept. */
   | { kind: 'update.unknown'; label: string; raw: Raw };

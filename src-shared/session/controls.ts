@@ -110,9 +110,7 @@ export interface TurnUsage {
 
 /** Work running outside the foreground turn (ACP v2 `state_update.background`). */
 export type BackgroundWork =
-  | { type: 'tool_call'; toolCallId: string }
-  | { type: 'terminal'; terminalId: string }
-  | { type: 'unknown'; typeName: string; raw: unknown };
+  { type: 'tool_call'; toolCallId: string } | { type: 'terminal'; terminalId: string } | { type: 'unknown'; typeName: string; raw: unknown };
 
 // ---- questions (rfds-elicitation)
 

@@ -2,7 +2,6 @@
 // what agents report, whatever the protocol version), and keeping it in one place is what makes
 // "state = fold(events)" checkable by reading. Transcript helpers (messages, tool calls, plans,
 // the agent's state) are in foldTranscript.ts.
-import { isObject } from '../acp/read';
 import type { SessionEvent } from './events';
 import { applySessionState, appendChunk, applyToolFields, newTool, replacePlan, upsertMessage, type FoldHelpers } from './foldTranscript';
 import { applyCheckpointEvent, isCheckpointEvent } from './reduceCheckpoints';

@@ -59,7 +59,13 @@ describe('config options', () => {
   });
 
   it('an `_` extension type is kept raw too', () => {
-    expect(decodeConfigOptions([{ id: 'x', type: '_acme_knob' }])[0]).toEqual({ id: 'x', name: 'x', type: 'unknown', typeName: '_acme_knob', raw: { id: 'x', type: '_acme_knob' } });
+    expect(decodeConfigOptions([{ id: 'x', type: '_acme_knob' }])[0]).toEqual({
+      id: 'x',
+      name: 'x',
+      type: 'unknown',
+      typeName: '_acme_knob',
+      raw: { id: 'x', type: '_acme_knob' },
+    });
   });
 });
 
@@ -87,7 +93,11 @@ describe('modes, models, commands', () => {
         { type: 'command', name: 'plan', input: { type: 'text', hint: 'what to plan' } },
         macro,
       ]),
-    ).toEqual([{ name: 'web', description: 'Search', hint: 'query' }, { name: 'plan', hint: 'what to plan' }, { name: 'macro', raw: macro }]);
+    ).toEqual([
+      { name: 'web', description: 'Search', hint: 'query' },
+      { name: 'plan', hint: 'what to plan' },
+      { name: 'macro', raw: macro },
+    ]);
   });
 });
 
@@ -117,12 +127,21 @@ describe('the agent', () => {
 
 describe('usage and background work', () => {
   it('context usage: a cost needs an amount and a currency', () => {
-    expect(decodeContextUsage({ used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } })).toEqual({ used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } });
+    expect(decodeContextUsage({ used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } })).toEqual({
+      used: 10,
+      size: 100,
+      cost: { amount: 0.5, currency: 'USD' },
+    });
     expect(decodeContextUsage({ used: 10, cost: { amount: 1 } })).toEqual({ used: 10, cost: null });
   });
 
   it('turn usage: the parts add up to a total when none is sent; nothing numeric is none', () => {
-    expect(decodeTurnUsage({ inputTokens: 10, outputTokens: 5, thoughtTokens: 2 })).toEqual({ totalTokens: 15, inputTokens: 10, outputTokens: 5, thoughtTokens: 2 });
+    expect(decodeTurnUsage({ inputTokens: 10, outputTokens: 5, thoughtTokens: 2 })).toEqual({
+      totalTokens: 15,
+      inputTokens: 10,
+      outputTokens: 5,
+      thoughtTokens: 2,
+    });
     expect(decodeTurnUsage({ totalTokens: 'many' })).toBeNull();
   });
 
@@ -174,7 +193,11 @@ describe('questions, permission subjects, sign-in methods', () => {
   it('permission subjects: a tool call (by its id), a command, another type kept raw', () => {
     expect(decodePermissionSubject({ type: 'tool_call', toolCall: { toolCallId: 'tc', title: 'Edit' } })).toEqual({ type: 'tool_call', toolCallId: 'tc' });
     expect(decodePermissionSubject({ type: 'command', command: 'npm test', cwd: '/w' })).toEqual({ type: 'command', command: 'npm test', cwd: '/w' });
-    expect(decodePermissionSubject({ type: '_x_door', door: 'pod bay' })).toEqual({ type: 'unknown', typeName: '_x_door', raw: { type: '_x_door', door: 'pod bay' } });
+    expect(decodePermissionSubject({ type: '_x_door', door: 'pod bay' })).toEqual({
+      type: 'unknown',
+      typeName: '_x_door',
+      raw: { type: '_x_door', door: 'pod bay' },
+    });
     expect(decodePermissionSubject(null)).toBeNull();
   });
 
@@ -187,7 +210,10 @@ describe('questions, permission subjects, sign-in methods', () => {
       vars: [{ name: 'KEY', label: 'KEY', secret: true, optional: false }],
       link: 'https://x.test/keys',
     });
-    expect(decodeAuthMethod({ id: 't', type: 'terminal', args: ['--login'], env: [{ name: 'A', value: '1' }] })).toMatchObject({ args: ['--login'], env: { A: '1' } });
+    expect(decodeAuthMethod({ id: 't', type: 'terminal', args: ['--login'], env: [{ name: 'A', value: '1' }] })).toMatchObject({
+      args: ['--login'],
+      env: { A: '1' },
+    });
     expect(decodeAuthMethod({ id: 't', type: 'terminal', env: { B: '2', C: 3 } })).toMatchObject({ args: [], env: { B: '2' } });
     expect(decodeAuthMethod({ id: 'a' })).toMatchObject({ id: 'a', name: 'a', type: 'agent' });
     const future = { id: 'f', name: 'Future', type: 'x_future_auth', how: 'magic' };
@@ -200,7 +226,15 @@ const wire: [string, (value: unknown) => unknown, unknown][] = [
   ['config options', decodeConfigOptions, [select, boolean, slider, { id: 'x', type: '_acme_knob' }, { name: 'no type' }]],
   ['modes', decodeModes, { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask', description: 'Asks' }] }],
   ['models', decodeModels, { currentModelId: null, availableModels: [{ modelId: 'm' }] }],
-  ['commands', decodeCommands, [{ name: 'web', input: { hint: 'q' } }, { type: 'command', name: 'p' }, { type: '_x_macro', name: 'macro' }]],
+  [
+    'commands',
+    decodeCommands,
+    [
+      { name: 'web', input: { hint: 'q' } },
+      { type: 'command', name: 'p' },
+      { type: '_x_macro', name: 'macro' },
+    ],
+  ],
   ['capabilities', decodeCapabilities, { loadSession: true, sessionCapabilities: { list: {}, _x: true }, auth: { logout: {} } }],
   ['agent info', decodeAgentInfo, { name: 'fx', version: '1' }],
   ['context usage', decodeContextUsage, { used: 1, size: 2, cost: { amount: 1, currency: 'EUR' } }],
@@ -265,12 +299,14 @@ describe('events from an older log', () => {
     expect(decodeEventControls({ ...base, kind: 'turn.ended', turnId: 't', stopReason: 'end_turn', usage: { totalTokens: 3, x: 1 } })).toMatchObject({
       usage: { totalTokens: 3 },
     });
-    expect(decodeEventControls({ ...base, kind: 'auth.required', methods: [{ id: 'a', name: 'A', type: 'agent', raw: { id: 'a', name: 'A' } }] })).toMatchObject({
+    expect(
+      decodeEventControls({ ...base, kind: 'auth.required', methods: [{ id: 'a', name: 'A', type: 'agent', raw: { id: 'a', name: 'A' } }] }),
+    ).toMatchObject({
       methods: [{ id: 'a', name: 'A', type: 'agent', raw: { id: 'a', name: 'A' } }],
     });
-    expect(
-      decodeEventControls({ ...base, kind: 'tool.updated', toolCallId: 'tc', fields: { capabilities: { cancel: {} } } }),
-    ).toMatchObject({ fields: { capabilities: { cancel: true } } });
+    expect(decodeEventControls({ ...base, kind: 'tool.updated', toolCallId: 'tc', fields: { capabilities: { cancel: {} } } })).toMatchObject({
+      fields: { capabilities: { cancel: true } },
+    });
     const chunk = { ...base, kind: 'message.chunk', role: 'agent', content: { type: 'text', text: 'hi' } };
     expect(decodeEventControls(chunk)).toBe(chunk);
   });

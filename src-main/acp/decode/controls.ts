@@ -31,8 +31,7 @@ import type {
  * versions' spellings are read (v2's `configId`, `groupId`, `methodId`, tagged commands).
  */
 
-const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } =>
-  (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+const optional = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /** A capability marker: `{}` or `true` is present; absent, `null` and `false` are not. */
 const present = (value: unknown) => value !== undefined && value !== null && value !== false;

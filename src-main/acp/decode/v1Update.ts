@@ -1,6 +1,6 @@
 import type { AgentEventBody } from '../../../src-shared/session/agentEvents';
 import { isKnown, KNOWN_UPDATE_KINDS } from '../../../src-shared/acp/known';
-import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
+import { isObject, str, type Raw } from '../../../src-shared/acp/read';
 import { decodeCommands, decodeConfigOptions, decodeContextUsage } from './controls';
 import { contentBlock, planItems, v1ToolFields } from './wireFields';
 
@@ -42,7 +42,9 @@ export function decodeV1Update(update: Raw): AgentEventBody {
       return modeId ? { kind: 'mode.changed', modeId, byAgent: true } : unknown(update, `${kind} without a mode`);
     }
     case 'config_option_update':
-      return Array.isArray(update.configOptions) ? { kind: 'config.options', configOptions: decodeConfigOptions(update.configOptions) } : unknown(update, `${kind} without options`);
+      return Array.isArray(update.configOptions)
+        ? { kind: 'config.options', configOptions: decodeConfigOptions(update.configOptions) }
+        : unknown(update, `${kind} without options`);
     case 'session_info_update': {
       const info: Extract<AgentEventBody, { kind: 'session.info' }> = { kind: 'session.info' };
       if ('title' in update) info.title = str(update.title) ?? null;

@@ -1,6 +1,6 @@
 import type { PlanItem, ToolCallFields } from '../../../src-shared/session/agentEvents';
 import type { ContentBlock } from '../../../src-shared/session/raw';
-import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
+import { objects, str, type Raw } from '../../../src-shared/acp/read';
 import { decodeToolCapabilities } from './controls';
 
 /*

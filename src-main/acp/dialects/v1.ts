@@ -2,7 +2,7 @@ import type { McpServerSetting } from '../../../src-shared/settings';
 import type { PermissionOption } from '../../../src-shared/session/events';
 import { decodeV1Update } from '../decode/v1Update';
 import { v1ToolFields } from '../decode/wireFields';
-import { decodeConfigOptions, decodeModels, decodeModes, decodePermissionSubject, decodeTurnUsage } from '../decode/controls';
+import { decodeConfigOptions, decodeModels, decodeModes, decodeTurnUsage } from '../decode/controls';
 import type { Dialect, DecodedSession } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 

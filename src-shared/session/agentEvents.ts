@@ -6,8 +6,9 @@ import type { AgentCommand, BackgroundWork, ConfigOption, ContextUsage, TurnUsag
  * `session/update` (and permission request) is decoded into these at the edge
  * (`src-main/acp/dialects/`), so nothing past the dialects reads wire JSON and one fold
  * (`reducer.ts`) serves every version, live and replayed. Payload values the app only shows
- * (content blocks, tool content, commands, config options) travel as sent and are read through
- * the views in `src-shared/acp/`; anything not understood keeps its raw value in a `raw` field.
+ * (content blocks, tool content) travel as sent and are read through the views in
+ * `src-shared/acp/`; controls (commands, config options, usage…) are typed (`controls.ts`);
+ * anything not understood keeps its raw value in a `raw` field.
  */
 
 export type MessageRole = 'agent' | 'user' | 'thought';
@@ -34,7 +35,7 @@ export interface ToolCallFields {
   rawOutput?: unknown;
   /** Programmatic tool name. */
   name?: string | null;
-  /** Client-initiated controls the call supports now (`{ cancel: {} }`). */
+  /** Client-initiated controls the call supports now (v2 `capabilities.cancel`). */
   capabilities?: { cancel: boolean } | null;
   /** The call's `_meta`. */
   meta?: unknown;

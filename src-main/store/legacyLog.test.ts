@@ -79,7 +79,10 @@ describe('logs written by the release before the typed event model', () => {
       expect(events).toHaveLength(lines.length);
       expect(events.some((event) => (event.kind as string) === 'acp.update')).toBe(false);
       const before = JSON.parse(readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8')) as SessionState;
-      expect(shown(decodedControls(reduceSession(undefined, events)))).toEqual(shown(decodedControls(before)));
+      const today = reduceSession(undefined, events);
+      // Today's state is typed already: decoding its controls again changes nothing.
+      expect(shown(decodedControls(today))).toEqual(shown(today));
+      expect(shown(today)).toEqual(shown(decodedControls(before)));
     });
   }
 });

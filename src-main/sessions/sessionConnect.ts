@@ -1,4 +1,3 @@
-import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { isAuthRequired } from '../acp/clientSide';
 import { UserError } from '../errors/errors';
@@ -41,8 +40,11 @@ export function connectSession(session: Session, deps: ConnectDeps): Promise<Age
   });
 }
 
+/** What every session setup request (new, load, resume, fork) carries, in the agent's version's shape. */
+type SetupParams = { cwd: string; mcpServers: ReturnType<AgentLink['encodeMcpServers']>; additionalDirectories?: string[] };
+
 /** The `cwd`, MCP servers and extra folders every session setup request (new, load, resume, fork) carries. */
-export function setupParams(where: { cwd: string; additionalDirectories?: string[] }, connection: AgentLink, settings: Settings): RawObject {
+export function setupParams(where: { cwd: string; additionalDirectories?: string[] }, connection: AgentLink, settings: Settings): SetupParams {
   const additional = where.additionalDirectories ?? [];
   return {
     cwd: where.cwd,

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { SessionEventBody } from '../../src-shared/session/events';
 import type { McpServerSetting } from '../../src-shared/settings';
-import { capabilitiesOf, hasSessionCapability } from '../../src-shared/acp/agent';
+import { decodeCapabilities } from './decode/controls';
 import { obj } from '../../src-shared/acp/read';
 import { UserError } from '../errors/errors';
 import { logged } from '../log/mainLog';
@@ -10,6 +10,8 @@ import { AgentWire } from './agentWire';
 import type { DecodedSession } from './dialects/dialect';
 import { v1 } from './dialects/v1';
 import { isObject } from './rawBoundary';
+
+import type { ConfigOption } from '../../src-shared/session/controls';
 
 type RawObject = Record<string, unknown>;
 type StateEvent = Extract<SessionEventBody, { kind: 'session.state' }>;
@@ -32,11 +34,11 @@ export class AgentConnection extends AgentWire implements AgentLink {
 
   /** Whether the agent advertised a session capability such as `list`, `resume`, `close`, `fork`. */
   supportsSession(name: string): boolean {
-    return hasSessionCapability(capabilitiesOf(this.agentCapabilities), name);
+    return decodeCapabilities(this.agentCapabilities).sessionCapabilities.includes(name);
   }
 
   get supportsLogout(): boolean {
-    return capabilitiesOf(this.agentCapabilities).auth.logout;
+    return decodeCapabilities(this.agentCapabilities).auth.logout;
   }
 
   get promptCapabilities(): RawObject {
@@ -106,7 +108,7 @@ export class AgentConnection extends AgentWire implements AgentLink {
     return this.dialect.decodeSession(isObject(result) ? result : {}, typeof params.sessionId === 'string' ? params.sessionId : undefined);
   }
 
-  async setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<RawObject[] | null> {
+  async setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<ConfigOption[] | null> {
     const result = await this.request<RawObject>(this.dialect.methods.setConfigOption, this.dialect.encodeSetConfigOption(acpSessionId, configId, value), {
       timeoutMs: 30_000,
     });

@@ -2,13 +2,14 @@ import type { InitializeResponse } from '@agentclientprotocol/sdk/unstable';
 import type { McpServerSetting } from '../../src-shared/settings';
 import type { ExitInfo } from '../process/agentProcess';
 import type { DecodedSession } from './dialects/dialect';
+import type { ConfigOption, TurnUsage } from '../../src-shared/session/controls';
 
 type RawObject = Record<string, unknown>;
 
 /** How a `session/prompt` ended: the raw stop reason (future values kept) and usage. */
 export interface PromptOutcome {
   stopReason: string;
-  usage?: RawObject | null;
+  usage?: TurnUsage | null;
   meta?: unknown;
   /**
    * The turn's end is already in the session's events (an agent that reports turns by state
@@ -64,7 +65,7 @@ export interface AgentLink {
   /** `session/new`, or an existing session resumed (`resume`) or replayed (`load`); `params` has `cwd`, `mcpServers`, … and `sessionId` for an existing one. */
   openSession(how: OpenHow, params: RawObject, owner?: string): Promise<DecodedSession>;
   /** Sets a config option; resolves with the options the agent answered with (null: none). */
-  setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<RawObject[] | null>;
+  setConfigOption(acpSessionId: string, configId: string, value: string | boolean): Promise<ConfigOption[] | null>;
   setMode(acpSessionId: string, modeId: string): Promise<void>;
   /** Asks the agent to end the running turn. */
   cancelTurn(acpSessionId: string): void;

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { AgentSummary } from '../../src-shared/ipc/appState';
-import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
+import type { AgentCapabilities, AgentInfo, AuthMethodInfo, JsonObject } from '../../src-shared/session/controls';
 import type { ProtocolSetting } from '../../src-shared/settings';
 import { AgentConnection } from '../acp/agentConnection';
 import { describeExit } from '../acp/agentWire';
@@ -11,7 +11,7 @@ import type { AgentLogs } from './agentLog';
 import type { ExitInfo, LaunchSpec, StartAgent } from '../process/agentProcess';
 import { toAuthMethods } from './authMethods';
 import { EXCERPT_LINES, stderrExcerpt } from './stderrExcerpt';
-import { capabilitiesOf, initializeView } from '../../src-shared/acp/agent';
+import { decodeAgentInfo, decodeCapabilitiesOrNull, decodeInitializeMeta } from '../acp/decode/controls';
 import { obj } from '../../src-shared/acp/read';
 import { claudeRootEnv } from '../quirks/claudeCodeAcp';
 import { geminiShellEnv } from '../quirks/geminiCli';
@@ -90,7 +90,7 @@ export class AgentManager {
   private lastErrors = new Map<string, string>();
   private lastInit = new Map<
     string,
-    { agentInfo: RawObject | null; capabilities: RawObject | null; protocolVersion: number; authMethods: AuthMethodInfo[]; meta: RawObject | null }
+    { agentInfo: AgentInfo | null; capabilities: AgentCapabilities | null; protocolVersion: number; authMethods: AuthMethodInfo[]; meta: JsonObject | null }
   >();
   private stderrCache = new Map<string, string[]>();
   readonly secrets: SecretStore;
@@ -142,7 +142,7 @@ export class AgentManager {
           storedEnv: Object.keys(readAgentEnv(this.secrets, agent.id)),
           secretsPersistent: this.secrets.persistent,
           secretsDescription: this.secrets.description,
-          canLogout: capabilitiesOf(init?.capabilities).auth.logout,
+          canLogout: init?.capabilities?.auth.logout ?? false,
         },
       };
     });
@@ -191,13 +191,13 @@ export class AgentManager {
     runtime.ready = (async () => {
       try {
         const init = await connection.initialize(this.options.initializeTimeoutMs);
-        const view = initializeView(obj(init));
+        const answer = obj(init);
         this.lastInit.set(agentId, {
-          agentInfo: view.agentInfo,
-          capabilities: view.agentCapabilities,
+          agentInfo: decodeAgentInfo(answer.agentInfo),
+          capabilities: decodeCapabilitiesOrNull(answer.agentCapabilities),
           protocolVersion: init.protocolVersion,
-          authMethods: toAuthMethods(view.authMethods),
-          meta: view.meta,
+          authMethods: toAuthMethods(answer.authMethods),
+          meta: decodeInitializeMeta(answer._meta),
         });
         runtime.status = 'ready';
         this.lastErrors.delete(agentId);
@@ -242,7 +242,7 @@ export class AgentManager {
   }
 
   /** What the agent said at its last `initialize` (capabilities survive the process). */
-  capabilities(agentId: string): RawObject | null {
+  capabilities(agentId: string): AgentCapabilities | null {
     return this.lastInit.get(agentId)?.capabilities ?? null;
   }
 

@@ -1,5 +1,7 @@
 import { isObject, obj, str } from '../../src-shared/acp/read';
-import type { AuthMethodInfo, RawObject } from '../../src-shared/session/events';
+import type { AuthMethodInfo } from '../../src-shared/session/controls';
+import { decodeAuthMethod } from '../acp/decode/controls';
+import type { Raw } from '../../src-shared/acp/read';
 import { legacyTerminalAuth } from '../quirks/claudeCodeAcp';
 import { API_KEY_VARIABLES } from '../quirks/geminiCli';
 import { metaTerminalMethod } from '../quirks/qwenCode';
@@ -17,20 +19,15 @@ export function toAuthMethods(raw: unknown): AuthMethodInfo[] {
     .filter(isObject)
     .map((original) => {
       const method = fromMetaHints(original);
-      return {
-        id: typeof method.id === 'string' ? method.id : String(method.id ?? ''),
-        name: typeof method.name === 'string' ? method.name : String(method.id ?? 'Sign in'),
-        description: typeof method.description === 'string' ? method.description : null,
-        // A method without a type is `agent`, unless it carries the legacy terminal-auth command.
-        type: typeof method.type === 'string' ? method.type : legacyTerminalAuth(method) ? 'terminal' : 'agent',
-        raw: method,
-      };
+      // A method without a type is `agent`, unless it carries the legacy terminal-auth command.
+      const type = typeof method.type === 'string' ? method.type : legacyTerminalAuth(method) ? 'terminal' : 'agent';
+      return { ...decodeAuthMethod(method, type), name: typeof method.name === 'string' ? method.name : String(method.id ?? 'Sign in') };
     })
     .filter((method) => method.id !== '');
 }
 
 /** An untyped method with a `_meta` hint, as the typed method it stands for (the hint kept in `_meta`). */
-function fromMetaHints(method: RawObject): RawObject {
+function fromMetaHints(method: Raw): Raw {
   const terminal = metaTerminalMethod(method);
   if (terminal) return terminal;
   const variable = apiKeyVariable(method);
@@ -39,7 +36,7 @@ function fromMetaHints(method: RawObject): RawObject {
 }
 
 /** The environment variable an untyped `_meta["api-key"]` method takes: known per provider, else named in its description. */
-function apiKeyVariable(method: RawObject): string | null {
+function apiKeyVariable(method: Raw): string | null {
   if (method.type !== undefined) return null;
   const meta = method._meta;
   if (!isObject(meta) || !('api-key' in meta)) return null;

@@ -69,9 +69,11 @@ describe(`a real agent from npm: ${spec.package}`, () => {
       for (const method of summary.authMethods!) expect(method).toMatchObject({ id: expect.any(String), name: expect.any(String), type: expect.any(String) });
       if (summary.agentInfo?.name === '@zed-industries/claude-code-acp') {
         // Its login is the legacy `_meta["terminal-auth"]` command (quirks/claudeCodeAcp.ts): shown as a terminal method.
-        expect(summary.authMethods!.some((m) => m.type === 'terminal' && typeof (m.raw._meta as Record<string, unknown>)?.['terminal-auth'] === 'object')).toBe(
-          true,
-        );
+        expect(
+          summary.authMethods!.some(
+            (m) => m.type === 'terminal' && typeof (m.raw as { _meta?: { 'terminal-auth'?: unknown } })._meta?.['terminal-auth'] === 'object',
+          ),
+        ).toBe(true);
       }
       console.info(
         `${String(summary.agentInfo?.name)} ${String(summary.agentInfo?.version)}: auth methods ${summary.authMethods!.map((m) => `${m.id} (${m.type})`).join(', ')}`,

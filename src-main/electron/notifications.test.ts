@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { notifiableEvent, notificationContent, shouldNotify, type NotificationKind } from './notifications';
 import { decodeV1Update } from '../acp/decode/v1Update';
+import { decodeElicitationRequest } from '../acp/decode/controls';
 
 let seq = 0;
 const event = (body: SessionEventBody): SessionEvent => ({ sessionId: 's1', seq: ++seq, ts: 0, ...body }) as SessionEvent;
 
 const turnEnded = (stopReason: string, error?: string) => event({ kind: 'turn.ended', turnId: 't', stopReason, ...(error ? { error } : {}) });
 const permission = event({ kind: 'permission.requested', requestId: 'r', toolCallId: 'c', tool: { title: 'Edit src/index.ts' }, options: [] });
-const elicitation = event({ kind: 'elicitation.requested', requestId: 'e', request: { message: 'Which branch should I use?' } });
+const elicitation = event({ kind: 'elicitation.requested', requestId: 'e', request: decodeElicitationRequest({ message: 'Which branch should I use?' }) });
 const auth = event({ kind: 'auth.required', methods: [] });
 const chunk = event(decodeV1Update({ sessionUpdate: 'agent_message_chunk' }));
 
@@ -74,14 +75,19 @@ describe('notificationContent', () => {
     expect(notificationContent('turnEnded', turnEnded('end_turn'), untitled).title).toBe('Gemini');
     const bare = event({ kind: 'permission.requested', requestId: 'r', toolCallId: 'permission-r', tool: {}, options: [] });
     expect(notificationContent('permission', bare, untitled).body).toBe('Gemini asks for permission.');
-    expect(notificationContent('elicitation', event({ kind: 'elicitation.requested', requestId: 'e', request: {} }), { title: null, agentName: '' })).toEqual({
+    expect(
+      notificationContent('elicitation', event({ kind: 'elicitation.requested', requestId: 'e', request: decodeElicitationRequest({}) }), {
+        title: null,
+        agentName: '',
+      }),
+    ).toEqual({
       title: 'ACP Desktop',
       body: 'The agent has a question for you.',
     });
   });
 
   it('keeps the text to one short line', () => {
-    const long = event({ kind: 'elicitation.requested', requestId: 'e', request: { message: `line one\n\n${'x'.repeat(500)}` } });
+    const long = event({ kind: 'elicitation.requested', requestId: 'e', request: decodeElicitationRequest({ message: `line one\n\n${'x'.repeat(500)}` }) });
     const { body } = notificationContent('elicitation', long, session);
     expect(body.length).toBeLessThanOrEqual(160);
     expect(body).not.toContain('\n');

@@ -1,4 +1,3 @@
-import { elicitationRequestView } from '../../src-shared/acp/elicitation';
 import type { SessionEvent } from '../../src-shared/session/events';
 
 /** Moments worth a native notification: the turn is over, or the agent waits for the person. */
@@ -67,7 +66,7 @@ export function notificationContent(
       return { title, body: shorten(tool ? `${agent} asks for permission: ${tool}` : `${agent} asks for permission.`) };
     }
     case 'elicitation': {
-      const message = event.kind === 'elicitation.requested' ? nonEmpty(elicitationRequestView(event.request).message) : null;
+      const message = event.kind === 'elicitation.requested' ? nonEmpty(event.request.message) : null;
       return { title, body: shorten(message ? `${agent} asks: ${message}` : `${agent} has a question for you.`) };
     }
     case 'authRequired':

@@ -28,7 +28,7 @@ describe('sign-in hints in `_meta`', () => {
     const [qwen] = toAuthMethods([{ id: 'openai', name: 'Use OpenAI API key', _meta: { type: 'terminal', args: ['--auth-type=openai'] } }]);
     expect(qwen).toMatchObject({ type: 'terminal', raw: { args: ['--auth-type=openai'] } });
     // A key hint that names its variable in the description (another agent).
-    expect(toAuthMethods([{ id: 'k', name: 'Key', description: 'Set `ACME_API_KEY`', _meta: { 'api-key': {} } }])[0].raw.vars).toEqual([
+    expect((toAuthMethods([{ id: 'k', name: 'Key', description: 'Set `ACME_API_KEY`', _meta: { 'api-key': {} } }])[0].raw as { vars: unknown }).vars).toEqual([
       { name: 'ACME_API_KEY', label: 'Key', secret: true },
     ]);
   });

@@ -1,4 +1,5 @@
 import { oversizeNotice } from '../acp/rawTap';
+import { decodeElicitationRequest, decodeWireError } from '../acp/decode/controls';
 import { randomUUID } from 'node:crypto';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide, ELICITATION_MODES } from '../acp/clientSide';
@@ -75,7 +76,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
         kind: 'acp.rejected',
         method,
         params: raw,
-        error,
+        error: decodeWireError(error),
         note: `The agent sent a ${method} request this app could not accept (${String(error.message ?? 'invalid')}); it was answered with an error`,
       });
     },
@@ -196,12 +197,13 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
       const requestId = randomUUID();
       const answer = session.elicitations.add(requestId, session.id, { action: 'cancel' });
       if (mode === 'url' && typeof raw.elicitationId === 'string') deps.urlElicitations.set(raw.elicitationId, session.id);
-      session.record({ kind: 'elicitation.requested', requestId, request: raw });
+      const request = decodeElicitationRequest(raw);
+      session.record({ kind: 'elicitation.requested', requestId, request });
       const owner = session;
       signal.addEventListener('abort', () => {
         if (owner.elicitations.resolve(requestId, { action: 'cancel' })) {
           owner.record({ kind: 'elicitation.resolved', requestId, action: 'cancel' });
-          if (isWithdrawal(signal)) owner.record({ kind: 'notice', level: 'info', message: withdrawnElicitationNote(raw) });
+          if (isWithdrawal(signal)) owner.record({ kind: 'notice', level: 'info', message: withdrawnElicitationNote(request) });
         }
       });
       const result = await answer;
@@ -226,7 +228,7 @@ export function createClientSide(agentId: string, deps: ClientHandlerDeps): Clie
  * ACP requires absolute paths. A relative one is answered -32602 and shown in the session; it is
  * never resolved, so the app's own working folder is never read, written or run in.
  */
-function refuseRelative(session: Session, method: string, field: string, path: string, shown: Record<string, unknown>): void {
+function refuseRelative(session: Session, method: string, field: string, path: string, shown: unknown): void {
   const reason = notAbsoluteReason(path);
   if (reason === null) return;
   const message = `${method} needs an absolute ${field} (ACP requires absolute paths), but ${JSON.stringify(path)} is not one: ${reason}. Nothing was done.`;

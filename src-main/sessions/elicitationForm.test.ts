@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerProblems, formCheck, parseSchema, toContent, validate, type Value } from '../../src-shared/acp/elicitation';
 import { checkElicitationAnswer } from './elicitationForm';
+import { decodeElicitationRequest } from '../acp/decode/controls';
+import type { ElicitationRequest } from '../../src-shared/session/controls';
 
 /** The request of the fixture agent's `elicit` command, plus a multi-select with titled choices. */
 const schema = {
@@ -29,6 +31,7 @@ const schema = {
   },
   required: ['name'],
 };
+const formRequest = decodeElicitationRequest({ mode: 'form', requestedSchema: schema }) as ElicitationRequest & { mode: 'form' };
 
 /**
  * The same values typed into the form, through both paths: the form's check (what stops Accept),
@@ -41,7 +44,7 @@ function bothPaths(values: Record<string, Value>) {
   const form = Object.entries(formFound).map(([key, problem]) => ({ key, problem }));
   const content = toContent(fields, values);
   const main = answerProblems(schema, content).map(({ key, problem }) => ({ key, problem }));
-  const mainErrors = checkElicitationAnswer({ mode: 'form', requestedSchema: schema }, content);
+  const mainErrors = checkElicitationAnswer(formRequest, content);
   return { form, main, mainErrors };
 }
 
@@ -89,7 +92,7 @@ describe('the elicitation form and main give the same answer for every input', (
   });
 
   it('main also refuses what no form produces: unknown fields, wrongly typed values', () => {
-    const request = { requestedSchema: schema };
+    const request = formRequest;
     expect(checkElicitationAnswer(request, { name: 'acme', extra: 1 })).toEqual(['"extra" is not one of the fields asked for.']);
     expect(checkElicitationAnswer(request, { name: 5 })).toEqual(['"Project name" must be text.']);
     expect(checkElicitationAnswer(request, { name: 'acme', stars: '4' })).toEqual(['"Stars" must be a number.']);
@@ -101,7 +104,7 @@ describe('the elicitation form and main give the same answer for every input', (
   it('defect: a multi-select value outside the list and a malformed email are refused by both the form and main', () => {
     const fields = parseSchema(schema);
     const formRefuses = (values: Record<string, Value>) => fields.some((f) => validate(f, values[f.key]) !== null);
-    const mainRefuses = (values: Record<string, Value>) => checkElicitationAnswer({ requestedSchema: schema }, toContent(fields, values)).length > 0;
+    const mainRefuses = (values: Record<string, Value>) => checkElicitationAnswer(formRequest, toContent(fields, values)).length > 0;
     const outsideList = { name: 'acme', tags: ['web', 'x'] };
     const badEmail = { name: 'acme', email: 'not-an-email' };
     expect([formRefuses(outsideList), mainRefuses(outsideList)]).toEqual([true, true]);

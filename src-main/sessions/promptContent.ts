@@ -1,7 +1,7 @@
-import type { AgentCapabilitiesView } from '../../src-shared/acp/agent';
+import type { AgentCapabilities } from '../../src-shared/session/controls';
 import { blockTypeName, type ContentBlock } from '../../src-shared/session/content';
 
-type PromptCapabilities = AgentCapabilitiesView['prompt'];
+type PromptCapabilities = AgentCapabilities['promptCapabilities'];
 
 /** Which prompt capability each content block type needs (protocol-v1-initialization). */
 const NEEDS: Record<string, { capability: keyof PromptCapabilities; what: string }> = {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ContentBlock, PermissionOption, RawObject, SessionEvent, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
+import type { ContentBlock, PermissionOption, SessionEvent, SessionEventBody, ToolCallFields } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import { emptySession, type SessionState } from '../../src-shared/session/state';
 import { isAuthRequired } from '../acp/clientSide';
@@ -11,12 +11,13 @@ import { PendingRequests } from './pendingRequests';
 import { refusePromptContent } from './promptContent';
 import { encodePrompt } from '../acp/decode/content';
 import { logged } from '../log/mainLog';
-import { capabilitiesOf } from '../../src-shared/acp/agent';
+import { decodeCapabilities, decodeElicitationContent } from '../acp/decode/controls';
+import type { AgentCapabilities, ElicitationContent, TurnUsage } from '../../src-shared/session/controls';
 import { AUTH_RETRY_NOTE } from '../../src-shared/acp/error';
 import { AcpErrorCode, UserError } from '../errors/errors';
 
 export type PermissionOutcome = { outcome: { outcome: 'cancelled' } | { outcome: 'selected'; optionId: string } };
-export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: RawObject };
+export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: ElicitationContent };
 
 interface Turn {
   turnId: string;
@@ -50,7 +51,7 @@ export interface SessionHost {
   /** Connects the session to its agent (`session/new`, `session/load` or `session/resume`). */
   connect(session: Session): Promise<AgentLink>;
   /** What the agent said it can do at its last `initialize` (survives the process). */
-  capabilities(agentId: string): RawObject | null;
+  capabilities(agentId: string): AgentCapabilities | null;
   /** Records `auth.required` with the agent's sign-in methods. */
   requireAuth(session: Session, message?: string): void;
   /** How long an agent may take to end a turn after `session/cancel` before we end it ourselves. */
@@ -239,9 +240,9 @@ export class Session {
     if (state.readonlyReason) throw new UserError(`This session is read-only: ${state.readonlyReason}`);
     if (this.agentGone) throw new UserError(this.agentGone);
     // Known capabilities refuse content up front; otherwise the turn checks after connecting.
-    const capabilities = this.connection?.agentCapabilities ?? this.host.capabilities(this.agentId);
+    const capabilities = this.connection ? decodeCapabilities(this.connection.agentCapabilities) : this.host.capabilities(this.agentId);
     if (capabilities) {
-      const refusal = refusePromptContent(prompt, capabilitiesOf(capabilities).prompt, state.agentName);
+      const refusal = refusePromptContent(prompt, capabilities.promptCapabilities, state.agentName);
       if (refusal) throw new UserError(refusal);
     }
     // Prompts still queued from before a restart go first: the queue is in the log.
@@ -271,14 +272,14 @@ export class Session {
   }
 
   private async runTurn(turn: Turn, prompt: ContentBlock[]): Promise<void> {
-    let ended: { stopReason: string; error?: string; usage?: RawObject | null } | null = null;
+    let ended: { stopReason: string; error?: string; usage?: TurnUsage | null } | null = null;
     /** The agent's own report of the turn's end is already in the log. */
     let endedInLog = false;
     try {
       const addendum = this.host.beforeTurn ? await this.host.beforeTurn(this, turn.turnId) : [];
       const connection = await this.host.connect(this);
       if (turn.abort.signal.aborted) throw new UserError('cancelled before it started');
-      const refusal = refusePromptContent(prompt, capabilitiesOf(connection.agentCapabilities).prompt, this.fold().agentName);
+      const refusal = refusePromptContent(prompt, decodeCapabilities(connection.agentCapabilities).promptCapabilities, this.fold().agentName);
       if (refusal) throw new UserError(refusal);
       const result = await connection.prompt(
         { sessionId: this.acpSessionId, prompt: encodePrompt(addendum.length ? [...prompt, ...addendum] : prompt) },
@@ -357,10 +358,11 @@ export class Session {
   }
 
   /** Answers a waiting elicitation; a form answer must fit the question's schema. */
-  answerElicitation(requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
+  answerElicitation(requestId: string, action: ElicitationAnswer['action'], answer?: unknown): void {
     if (!this.elicitations.has(requestId)) throw new UserError('This question is no longer waiting for an answer.');
+    const content = decodeElicitationContent(answer);
     const pending = this.fold().elicitations.find((e) => e.requestId === requestId);
-    if (action === 'accept' && pending && String(pending.request.mode ?? 'form') === 'form') {
+    if (action === 'accept' && pending?.request.mode === 'form') {
       const problems = checkElicitationAnswer(pending.request, content ?? {});
       if (problems.length) throw new UserError(`The answer does not fit the question: ${problems.join(' ')}`);
     }

@@ -1,4 +1,3 @@
-import type { RawObject } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { isAuthRequired } from '../acp/clientSide';
 import { UserError } from '../errors/errors';
@@ -7,8 +6,8 @@ import type { DecodedSession } from '../acp/dialects/dialect';
 import type { AgentManager } from '../agents/agentManager';
 import type { AcpRoutes } from './acpRoutes';
 import type { Session } from './session';
-import { canReconnect as canReconnectView, capabilitiesOf } from '../../src-shared/acp/agent';
-import { isObject } from '../../src-shared/acp/read';
+import { decodeAgentInfo, decodeCapabilities } from '../acp/decode/controls';
+import type { AgentCapabilities } from '../../src-shared/session/controls';
 
 export interface ConnectDeps {
   agents: AgentManager;
@@ -41,8 +40,11 @@ export function connectSession(session: Session, deps: ConnectDeps): Promise<Age
   });
 }
 
+/** What every session setup request (new, load, resume, fork) carries, in the agent's version's shape. */
+type SetupParams = { cwd: string; mcpServers: ReturnType<AgentLink['encodeMcpServers']>; additionalDirectories?: string[] };
+
 /** The `cwd`, MCP servers and extra folders every session setup request (new, load, resume, fork) carries. */
-export function setupParams(where: { cwd: string; additionalDirectories?: string[] }, connection: AgentLink, settings: Settings): RawObject {
+export function setupParams(where: { cwd: string; additionalDirectories?: string[] }, connection: AgentLink, settings: Settings): SetupParams {
   const additional = where.additionalDirectories ?? [];
   return {
     cwd: where.cwd,
@@ -97,8 +99,8 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
     configOptions: result.configOptions,
     modes: result.modes,
     models: result.models,
-    capabilities: connection.agentCapabilities,
-    agentInfo: isObject(connection.initializeResult?.agentInfo) ? connection.initializeResult.agentInfo : null,
+    capabilities: decodeCapabilities(connection.agentCapabilities),
+    agentInfo: decodeAgentInfo(connection.initializeResult?.agentInfo),
     ...(connection.protocolVersion !== null ? { protocolVersion: connection.protocolVersion } : {}),
   });
   // What the answer carried beyond the session (slash commands, in some versions).
@@ -113,8 +115,8 @@ async function establish(session: Session, deps: ConnectDeps): Promise<AgentLink
 }
 
 /** Whether an agent's capabilities let a restored session reconnect (`session/resume` or `session/load`). */
-export function canReconnect(capabilities: RawObject): boolean {
-  return canReconnectView(capabilitiesOf(capabilities));
+export function canReconnect(capabilities: AgentCapabilities): boolean {
+  return capabilities.loadSession || capabilities.sessionCapabilities.includes('resume');
 }
 
 export function readonlyReason(agentName: string): string {

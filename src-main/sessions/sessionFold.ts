@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RawObject, SessionEvent } from '../../src-shared/session/events';
+import type { SessionEvent } from '../../src-shared/session/events';
+import type { AgentCapabilities } from '../../src-shared/session/controls';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import type { LogFold } from '../store/logSnapshot';
@@ -10,7 +11,7 @@ import type { LogFold } from '../store/logSnapshot';
 export interface RestoredFold {
   state: SessionState;
   /** From the last `session.connected` (undefined: never connected). */
-  capabilities?: RawObject | null;
+  capabilities?: AgentCapabilities | null;
 }
 
 /**
@@ -19,7 +20,8 @@ export interface RestoredFold {
  * chunk holding this module (with the reducer beside it) in the app, this source file in tests.
  * A new build rebuilds each snapshot once, on its session's first open.
  */
-const FOLD_VERSION = 1;
+// 2: controls (config options, commands, usage, questions, …) are typed in the state, no longer raw.
+const FOLD_VERSION = 2;
 
 function codeHash(): string {
   try {

@@ -271,7 +271,7 @@ export class SessionManager {
     }
   }
 
-  respondElicitation(sessionId: string, requestId: string, action: ElicitationAnswer['action'], content?: RawObject): void {
+  respondElicitation(sessionId: string, requestId: string, action: ElicitationAnswer['action'], content?: unknown): void {
     this.get(sessionId).answerElicitation(requestId, action, content);
   }
 

@@ -1,4 +1,4 @@
-import type { RawObject } from '../../src-shared/session/events';
+import type { AgentCapabilities } from '../../src-shared/session/controls';
 import type { SessionState } from '../../src-shared/session/state';
 import type { LineRange } from '../store/eventLog';
 import { foldLogFile, saveSnapshot, type LogOffsets } from '../store/logSnapshot';
@@ -17,7 +17,7 @@ export const snapshotPolicy = { minEvents: 500 };
  */
 export async function foldLog(file: string): Promise<{
   state: SessionState;
-  capabilities: RawObject | null | undefined;
+  capabilities: AgentCapabilities | null | undefined;
   unreported: number;
   damaged: LineRange[];
   offsets: LogOffsets;
@@ -34,7 +34,7 @@ export async function foldLog(file: string): Promise<{
  * What a log may leave open when its session was not closed (a restart, a fork of a running
  * session) is closed honestly: the turn ended as interrupted, pending requests cancelled.
  */
-export function settle(session: Session, state: SessionState, capabilities?: RawObject | null): void {
+export function settle(session: Session, state: SessionState, capabilities?: AgentCapabilities | null): void {
   if (state.currentTurnId) {
     session.record({ kind: 'turn.ended', turnId: state.currentTurnId, stopReason: 'interrupted', error: 'The app stopped while this turn was running.' });
   }

@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { describeProtocols, disposer, makeCore } from '../testing/coreHarness';
 import type { SettingsInput } from '../../src-shared/settings';
+import type { ConfigOption } from '../../src-shared/session/controls';
+
+/** A config option's current value (an option of an unknown type has none). */
+const valueOf = (option: ConfigOption | undefined) => (option && 'currentValue' in option ? option.currentValue : undefined);
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());
@@ -152,7 +156,7 @@ describeProtocols('session setup', (protocol) => {
     const sessionId = await h.newSession();
     await h.waitFor(() => h.state(sessionId).commands.length === 3, 'commands');
     expect(h.state(sessionId).commands.map((c) => c.name)).toEqual(['web', 'test', 'plan']);
-    expect(h.state(sessionId).commands[0].input).toEqual({ hint: 'query to search for' });
+    expect(h.state(sessionId).commands[0].hint).toEqual('query to search for');
   });
 
   it('updates sent before the session/new answer are kept and applied once the id is known', async () => {
@@ -188,13 +192,13 @@ describeProtocols('session setup', (protocol) => {
       ['web', 'boolean'],
       ['future', 'select'],
     ]);
-    expect((options[0].options as { group: string }[]).map((g) => g.group)).toEqual(['fast', 'smart']);
+    expect((options[0] as { options: { group: string }[] }).options.map((g) => g.group)).toEqual(['fast', 'smart']);
     expect(options[3].category).toBe('x_future_category');
 
     await h.core.handlers['config.set']({ sessionId, configId: 'model', value: 'fixture-pro' });
-    await h.waitFor(() => h.state(sessionId).configOptions.find((o) => o.id === 'model')?.currentValue === 'fixture-pro', 'select set');
+    await h.waitFor(() => valueOf(h.state(sessionId).configOptions.find((o) => o.id === 'model')) === 'fixture-pro', 'select set');
     await h.core.handlers['config.set']({ sessionId, configId: 'web', value: true });
-    await h.waitFor(() => h.state(sessionId).configOptions.find((o) => o.id === 'web')?.currentValue === true, 'boolean set');
+    await h.waitFor(() => valueOf(h.state(sessionId).configOptions.find((o) => o.id === 'web')) === true, 'boolean set');
     await h.prompt(sessionId, 'echoconfig');
     const calls = JSON.parse(h.agentText(sessionId).replace('Config calls: ', '')) as Record<string, unknown>[];
     // v2 tags a select's value `type: "id"`; v1 leaves it untagged.
@@ -208,8 +212,14 @@ describeProtocols('session setup', (protocol) => {
 
     await h.prompt(sessionId, 'configupdate');
     const live = h.state(sessionId).configOptions;
-    expect(live.find((o) => o.id === 'model')?.currentValue).toBe('fixture-pro');
-    expect(live.find((o) => o.id === 'temp')).toMatchObject({ id: 'temp', name: 'Temperature', type: 'x_slider', currentValue: 0.5, min: 0, max: 1 });
+    expect(valueOf(live.find((o) => o.id === 'model'))).toBe('fixture-pro');
+    expect(live.find((o) => o.id === 'temp')).toMatchObject({
+      id: 'temp',
+      name: 'Temperature',
+      type: 'unknown',
+      typeName: 'x_slider',
+      raw: { type: 'x_slider', currentValue: 0.5, min: 0, max: 1 },
+    });
   });
 });
 

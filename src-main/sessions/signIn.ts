@@ -1,4 +1,4 @@
-import type { RawObject } from '../../src-shared/session/events';
+import type { AuthMethodInfo } from '../../src-shared/session/controls';
 import type { AgentManager } from '../agents/agentManager';
 import { UserError } from '../errors/errors';
 import { legacyTerminalAuth } from '../quirks/claudeCodeAcp';
@@ -65,10 +65,10 @@ export class SignIn {
           return {};
         }
         case 'env_var':
-          await this.withEnv(session, method.raw, methodId, env ?? {});
+          await this.withEnv(session, method, methodId, env ?? {});
           return {};
         case 'terminal':
-          return { terminalId: this.inTerminal(session, method.raw, methodId) };
+          return { terminalId: this.inTerminal(session, method, methodId) };
         default:
           throw new UserError(
             `${agentName} offers "${method.name}", a sign-in method of type "${method.type}" that this app does not support yet. Use another method.`,
@@ -81,10 +81,10 @@ export class SignIn {
   }
 
   /** `env_var`: check and keep the values, restart the agent with them, then `authenticate`. */
-  private async withEnv(session: Session, raw: RawObject, methodId: string, values: Record<string, string>): Promise<void> {
+  private async withEnv(session: Session, method: AuthMethodInfo, methodId: string, values: Record<string, string>): Promise<void> {
     const agents = this.deps.agents;
-    const vars = (Array.isArray(raw.vars) ? raw.vars : []).filter((v): v is RawObject => isObject(v) && typeof v.name === 'string');
-    const names = new Set(vars.map((v) => String(v.name)));
+    const vars = method.vars ?? [];
+    const names = new Set(vars.map((v) => v.name));
     for (const name of Object.keys(values)) {
       if (!names.has(name)) throw new UserError(`${name} is not one of the values this sign-in method asks for.`);
     }
@@ -93,10 +93,10 @@ export class SignIn {
     const next = { ...stored };
     const missing: string[] = [];
     for (const v of vars) {
-      const name = String(v.name);
+      const name = v.name;
       const value = values[name];
       if (value !== undefined && value !== '') next[name] = value;
-      else if (v.optional !== true && !next[name] && !launchEnv[name]) missing.push(typeof v.label === 'string' ? v.label : name);
+      else if (!v.optional && !next[name] && !launchEnv[name]) missing.push(v.label);
     }
     if (missing.length) throw new UserError(`Fill in ${missing.join(', ')}.`);
     writeAgentEnv(agents.secrets, session.agentId, next);
@@ -108,18 +108,15 @@ export class SignIn {
   }
 
   /** `terminal`: the agent's own command plus the method's args and env, in an interactive terminal. */
-  private inTerminal(session: Session, raw: RawObject, methodId: string): string {
+  private inTerminal(session: Session, method: AuthMethodInfo, methodId: string): string {
     const state = session.fold();
     const agentLaunch = this.deps.agents.launchSpec(session.agentId);
     if (!agentLaunch) throw new UserError(`${state.agentName} is not installed.`);
     // The legacy `_meta["terminal-auth"]` form names its own command (quirks/claudeCodeAcp.ts).
-    const legacy = raw.type === 'terminal' ? null : legacyTerminalAuth(raw);
+    const legacy = isObject(method.raw) && method.raw.type !== 'terminal' ? legacyTerminalAuth(method.raw) : null;
     const launch = legacy ? { ...agentLaunch, command: legacy.command, args: [] } : agentLaunch;
-    const extraArgs = legacy ? legacy.args : Array.isArray(raw.args) ? raw.args.map(String) : [];
-    const extraEnv: Record<string, string> = { ...legacy?.env };
-    if (!legacy && isObject(raw.env)) {
-      for (const [name, value] of Object.entries(raw.env)) if (typeof value === 'string') extraEnv[name] = value;
-    }
+    const extraArgs = legacy ? legacy.args : (method.args ?? []);
+    const extraEnv: Record<string, string> = legacy ? { ...legacy.env } : { ...method.env };
     // One sign-in terminal at a time per session.
     for (const [id, terminal] of session.terminals) {
       if (!terminal.interactive || terminal.exit) continue;

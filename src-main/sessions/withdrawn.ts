@@ -1,4 +1,4 @@
-import type { RawObject } from '../../src-shared/session/events';
+import type { ElicitationRequest } from '../../src-shared/session/controls';
 import { AcpErrorCode } from '../errors/errors';
 
 /**
@@ -19,7 +19,7 @@ export function withdrawnPermissionNote(tool: { title?: string | null } | undefi
 }
 
 /** "The agent withdrew its question “Which branch should I deploy?”." */
-export function withdrawnElicitationNote(request: RawObject): string {
-  const message = typeof request.message === 'string' && request.message.trim() ? request.message.trim().slice(0, 200) : undefined;
+export function withdrawnElicitationNote(request: ElicitationRequest): string {
+  const message = request.message?.trim() ? request.message.trim().slice(0, 200) : undefined;
   return `The agent withdrew its question${message ? ` “${message}”` : ''}; nothing was answered.`;
 }

@@ -5,6 +5,18 @@ import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
 import { decodeContentBlocks, decodeLocations, decodeToolContents } from '../acp/decode/content';
 import { readEventLog } from './eventLog';
+import {
+  decodeAuthMethod,
+  decodeBackground,
+  decodeCommands,
+  decodeConfigOptions,
+  decodeContextUsage,
+  decodeElicitationRequest,
+  decodeModes,
+  decodePermissionSubject,
+  decodeToolCapabilities,
+  decodeTurnUsage,
+} from '../acp/decode/controls';
 
 /*
  * Logs the release before the typed event model wrote (fixtures/README.md), opened by today's
@@ -49,6 +61,36 @@ function typedToolFields(tool: SessionState['permissions'][number]['tool']): Ses
   };
 }
 
+/**
+ * That release kept a session's controls (config options, commands, usage, questions, …) raw; today's
+ * state holds them decoded. Both sides go through the same decoders (idempotent: today's values
+ * come out unchanged), so what is compared is what a person is shown.
+ */
+function decodedControls(state: SessionState): SessionState {
+  const raw = state as unknown as { [key: string]: unknown };
+  const decoded: SessionState = {
+    ...state,
+    configOptions: decodeConfigOptions(state.configOptions),
+    modes: decodeModes(state.modes),
+    commands: decodeCommands(state.commands),
+    usage: state.usage && decodeContextUsage(state.usage),
+    elicitations: state.elicitations.map((e) => ({ ...e, request: decodeElicitationRequest(e.request) })),
+    permissions: state.permissions.map((p) => ({
+      ...p,
+      ...('subject' in p ? { subject: decodePermissionSubject(p.subject) } : {}),
+      ...(p.tool.capabilities !== undefined ? { tool: { ...p.tool, capabilities: decodeToolCapabilities(p.tool.capabilities) } } : {}),
+    })),
+    authMethods: state.authMethods && state.authMethods.map((method) => decodeAuthMethod(method)),
+    entries: state.entries.map((entry) => {
+      if (entry.kind === 'stop' && 'usage' in entry) return { ...entry, usage: decodeTurnUsage(entry.usage) };
+      if (entry.kind === 'tool' && entry.capabilities) return { ...entry, capabilities: decodeToolCapabilities(entry.capabilities) ?? undefined };
+      return entry;
+    }),
+  };
+  if ('background' in raw) decoded.background = decodeBackground(raw.background) ?? undefined;
+  return decoded;
+}
+
 describe('logs written by the release before the typed event model', () => {
   for (const name of ['release-v1', 'release-v2', 'release-v2-native']) {
     it(`${name}: every line is read, and the session folds to what that release showed`, async () => {
@@ -60,7 +102,10 @@ describe('logs written by the release before the typed event model', () => {
       expect(events).toHaveLength(lines.length);
       expect(events.some((event) => (event.kind as string) === 'acp.update')).toBe(false);
       const before = JSON.parse(readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8')) as SessionState;
-      expect(shown(reduceSession(undefined, events))).toEqual(shown(before));
+      const today = reduceSession(undefined, events);
+      // Today's state is typed already: decoding its controls again changes nothing.
+      expect(shown(decodedControls(today))).toEqual(shown(today));
+      expect(shown(today)).toEqual(shown(decodedControls(before)));
     });
   }
 });

@@ -5,6 +5,7 @@ import type { AgentLink, OpenHow, PromptOutcome } from '../acp/agentLink';
 import type { DecodedPermission, DecodedSession } from '../acp/dialects/dialect';
 import type { ConnectionRequest } from '../agents/agentManager';
 import type { ExitInfo } from '../process/agentProcess';
+import type { ConfigOption } from '../../src-shared/session/controls';
 
 /** What a stub turn can do: report events (already the app's own) and ask for permission. */
 export interface StubTurn {
@@ -118,7 +119,7 @@ export class StubAgentLink implements AgentLink {
   encodeMcpServers(_servers: readonly McpServerSetting[]): acp.McpServer[] {
     return [];
   }
-  async setConfigOption(): Promise<acp.SessionConfigOption[] | null> {
+  async setConfigOption(): Promise<ConfigOption[] | null> {
     return null;
   }
   async setMode(): Promise<void> {}

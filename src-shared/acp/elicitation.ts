@@ -5,7 +5,11 @@
  * other way round.
  */
 
-import { isObject, num, str as text, type Raw } from './read';
+import { isObject, num, str as text } from './read';
+import type { Json } from '../session/raw';
+
+/** An answer's content: JSON values by field key (the same type as `ElicitationContent`). */
+type JsonObject = { [key: string]: Json };
 import { parseUrl } from './url';
 
 /** One field of the form. `unsupported`: outside the restricted subset; shown raw, never checked. */
@@ -323,8 +327,8 @@ export function formProblems(fields: readonly Field[], values: Readonly<Record<s
 }
 
 /** The answer's `content`: typed values, empty optional fields left out. */
-export function toContent(fields: readonly Field[], values: Readonly<Record<string, Value>>): Record<string, unknown> {
-  const content: Record<string, unknown> = {};
+export function toContent(fields: readonly Field[], values: Readonly<Record<string, Value>>): JsonObject {
+  const content: JsonObject = {};
   for (const field of fields) {
     const value = values[field.key];
     if (field.kind === 'unsupported') continue;
@@ -344,7 +348,7 @@ export type AnswerProblem = { key: string; field: Field; problem: Problem } | { 
  * must be a field asked for, and every field's value passes `check`. Fields of a type this app
  * does not know pass through unchecked. Numbers must arrive as numbers (the form converts them).
  */
-export function answerProblems(schema: unknown, content: Readonly<Record<string, unknown>>): AnswerProblem[] {
+export function answerProblems(schema: unknown, content: Readonly<JsonObject>): AnswerProblem[] {
   const fields = parseSchema(schema);
   const problems: AnswerProblem[] = [];
   for (const key of Object.keys(content)) {
@@ -360,27 +364,6 @@ export function answerProblems(schema: unknown, content: Readonly<Record<string,
 }
 
 /** `answerProblems` in words, for main's error to the renderer. */
-export function checkAnswer(schema: unknown, content: Readonly<Record<string, unknown>>): string[] {
+export function checkAnswer(schema: unknown, content: Readonly<JsonObject>): string[] {
   return answerProblems(schema, content).map((p) => (p.field ? answerMessage(p.field, p.problem) : `"${p.key}" is not one of the fields asked for.`));
-}
-
-/** An `elicitation/create` request as the form reads it; `mode` may be a future or extension value. */
-export type ElicitationRequestView = {
-  mode: string;
-  message: string | null;
-  url: string | null;
-  elicitationId: string | null;
-  requestedSchema: unknown;
-  raw: Raw;
-};
-
-export function elicitationRequestView(raw: Raw): ElicitationRequestView {
-  return {
-    mode: text(raw.mode) ?? 'form',
-    message: text(raw.message) ?? null,
-    url: text(raw.url) ?? null,
-    elicitationId: text(raw.elicitationId) ?? null,
-    requestedSchema: raw.requestedSchema,
-    raw,
-  };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gatedControls, type GatedInput } from './gatedControls';
+import { decodeCapabilities, decodeConfigOptions } from '../../src-main/acp/decode/controls';
 
 const row = (input: GatedInput, control: RegExp) => {
   const found = gatedControls(input).find((r) => control.test(r.control));
@@ -17,7 +18,7 @@ const v1Caps = {
 
 describe('gatedControls', () => {
   it('lists every capability-gated control the issue names, each with the capability that enables it', () => {
-    const controls = gatedControls({ capabilities: v1Caps, protocolVersion: 1, known: true, session: { modes: true, configOptions: [] } });
+    const controls = gatedControls({ capabilities: decodeCapabilities(v1Caps), protocolVersion: 1, known: true, session: { modes: true, configOptions: [] } });
     const names = controls.map((r) => r.control).join('\n');
     for (const what of [
       /past session/,
@@ -45,7 +46,12 @@ describe('gatedControls', () => {
   });
 
   it("answers from what this agent advertised: a v1 agent's capabilities and its session's answer", () => {
-    const input: GatedInput = { capabilities: v1Caps, protocolVersion: 1, known: true, session: { modes: true, configOptions: [{ type: 'boolean' }] } };
+    const input: GatedInput = {
+      capabilities: decodeCapabilities(v1Caps),
+      protocolVersion: 1,
+      known: true,
+      session: { modes: true, configOptions: decodeConfigOptions([{ type: 'boolean' }]) },
+    };
     expect(row(input, /past session/)).toMatchObject({ capability: 'agentCapabilities.loadSession', available: true });
     expect(row(input, /Fork/).available).toBe(true);
     expect(row(input, /Delete/)).toMatchObject({ capability: 'sessionCapabilities.delete', available: false });
@@ -59,13 +65,17 @@ describe('gatedControls', () => {
   });
 
   it('counts a model_config option as the model picker', () => {
-    const input: GatedInput = { capabilities: v1Caps, known: true, session: { modes: false, configOptions: [{ type: 'select', category: 'model_config' }] } };
+    const input: GatedInput = {
+      capabilities: decodeCapabilities(v1Caps),
+      known: true,
+      session: { modes: false, configOptions: decodeConfigOptions([{ type: 'select', category: 'model_config' }]) },
+    };
     expect(row(input, /Model picker/).note).toMatch(/a model picker among them/);
   });
 
   it('says what ACP v2 removed (modes, client terminals and file system, MCP over SSE)', () => {
     const input: GatedInput = {
-      capabilities: { ...v1Caps, mcpCapabilities: { http: true, sse: true } },
+      capabilities: decodeCapabilities({ ...v1Caps, mcpCapabilities: { http: true, sse: true } }),
       protocolVersion: 2,
       known: true,
       session: { modes: true, configOptions: [] },

@@ -1,5 +1,4 @@
-import { capabilitiesOf, hasSessionCapability } from './agent';
-import type { Raw } from './read';
+import type { AgentCapabilities, ConfigOption } from '../session/controls';
 
 /**
  * "Why is this control missing?" (issue 27): every control of the app that depends on something
@@ -28,17 +27,26 @@ export interface GatedControl {
 
 /** What the table reads: the agent's capabilities (v1 shape), the version spoken, and the open session's answer. */
 export interface GatedInput {
-  capabilities: Raw | null | undefined;
+  capabilities: AgentCapabilities | null | undefined;
   protocolVersion?: number | null;
   /** Whether the agent has run yet (before, nothing is known). */
   known: boolean;
-  session?: { modes: boolean; configOptions: readonly { type?: unknown; category?: unknown }[] } | null;
+  session?: { modes: boolean; configOptions: readonly ConfigOption[] } | null;
 }
 
+/** An agent that advertised nothing. */
+const NOTHING: AgentCapabilities = {
+  loadSession: false,
+  promptCapabilities: { image: false, audio: false, embeddedContext: false },
+  mcpCapabilities: { http: false, sse: false },
+  sessionCapabilities: [],
+  auth: { logout: false },
+};
+
 export function gatedControls(input: GatedInput): GatedControl[] {
-  const caps = capabilitiesOf(input.capabilities);
+  const caps = input.capabilities ?? NOTHING;
   const v2 = input.protocolVersion === 2;
-  const session = (name: string) => hasSessionCapability(caps, name);
+  const session = (name: string) => caps.sessionCapabilities.includes(name);
   const options = input.session?.configOptions ?? [];
   const models = options.filter((option) => option.category === 'model' || option.category === 'model_config');
   const rows: GatedControl[] = [
@@ -80,14 +88,14 @@ export function gatedControls(input: GatedInput): GatedControl[] {
       available: options.some((option) => option.type === 'boolean'),
       source: 'session',
     },
-    { control: 'Attach images', capability: 'promptCapabilities.image', available: caps.prompt.image, source: 'agent' },
-    { control: 'Attach audio', capability: 'promptCapabilities.audio', available: caps.prompt.audio, source: 'agent' },
+    { control: 'Attach images', capability: 'promptCapabilities.image', available: caps.promptCapabilities.image, source: 'agent' },
+    { control: 'Attach audio', capability: 'promptCapabilities.audio', available: caps.promptCapabilities.audio, source: 'agent' },
     {
       control: 'Attach files as embedded context (@-mentions send their text)',
       capability: 'promptCapabilities.embeddedContext',
-      available: caps.prompt.embeddedContext,
+      available: caps.promptCapabilities.embeddedContext,
       source: 'agent',
-      note: caps.prompt.embeddedContext ? undefined : '@-mentions are sent as links',
+      note: caps.promptCapabilities.embeddedContext ? undefined : '@-mentions are sent as links',
     },
     {
       control: "Terminals the agent runs in the app's workspace",
@@ -117,11 +125,11 @@ export function gatedControls(input: GatedInput): GatedControl[] {
       source: 'agent',
     },
     { control: 'MCP servers over stdio', capability: v2 ? 'session.mcp.stdio' : 'always (ACP v1)', available: true, source: 'agent' },
-    { control: 'MCP servers over HTTP', capability: 'mcpCapabilities.http', available: caps.mcp.http, source: 'agent' },
+    { control: 'MCP servers over HTTP', capability: 'mcpCapabilities.http', available: caps.mcpCapabilities.http, source: 'agent' },
     {
       control: 'MCP servers over SSE',
       capability: v2 ? 'none in ACP v2' : 'mcpCapabilities.sse',
-      available: !v2 && caps.mcp.sse,
+      available: !v2 && caps.mcpCapabilities.sse,
       source: 'agent',
     },
   ];

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { configOptionView, orderConfigOptions } from './config';
+import { orderConfigOptions } from './config';
+import { decodeConfigOption } from '../../src-main/acp/decode/controls';
 
 // rfds-model-config-category: options of category `model_config` are model parameters; clients
 // render them near the `model` selector. The app orders them right after it.
@@ -12,7 +13,7 @@ it("places model_config options right after the model picker, before thought lev
     { id: 'fast', name: 'Fast mode', category: 'model_config', type: 'boolean', currentValue: true },
     { id: 'mode', name: 'Mode', category: 'mode', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] },
   ];
-  const ordered = orderConfigOptions(raw.map(configOptionView));
+  const ordered = orderConfigOptions(raw.map(decodeConfigOption));
   expect(ordered.map((option) => option.id)).toEqual(['mode', 'model', 'ctx', 'fast', 'think', 'web']);
   expect(ordered.find((option) => option.id === 'fast')).toMatchObject({ type: 'boolean', currentValue: true, category: 'model_config' });
 });

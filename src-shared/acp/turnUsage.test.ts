@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeTurnUsage, sessionTurnUsage, turnUsage } from './turnUsage';
+import { describeTurnUsage, sessionTurnUsage } from './turnUsage';
+import { decodeTurnUsage as turnUsage } from '../../src-main/acp/decode/controls';
 
 it("reads a turn's usage, and none when the agent reported none or nothing numeric", () => {
   expect(turnUsage({ totalTokens: 1200, inputTokens: 1000, outputTokens: 200 })).toEqual({ totalTokens: 1200, inputTokens: 1000, outputTokens: 200 });

@@ -1,5 +1,8 @@
 import { expect, it } from 'vitest';
-import { authLink } from './auth';
+import { decodeAuthMethod } from '../../src-main/acp/decode/controls';
+
+/** The link an `env_var` method offers. */
+const authLink = (method: { link?: unknown }) => decodeAuthMethod({ id: 'm', type: 'env_var', ...method }).link;
 import { parseUrl } from './url';
 
 it('parses a URL with the host’s URL class, and reads anything else as none', () => {

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { canReconnect, capabilitiesOf, initializeView } from './agent';
+import {
+  decodeAgentInfo,
+  decodeCapabilities as capabilitiesOf,
+  decodeCapabilitiesOrNull,
+  decodeContextUsage as usageView,
+  decodeInitializeMeta,
+} from '../../src-main/acp/decode/controls';
+import { canReconnect } from '../../src-main/sessions/sessionConnect';
 import { acpErrorView } from './error';
 import { decodeV1Update } from '../../src-main/acp/decode/v1Update';
-import { usageView } from './usage';
 
-describe('typed views keep the raw value beside what they read', () => {
+describe('decoders read what they know; wrong types read as absent', () => {
   it('usage: a cost counts only with a numeric amount and a currency; the rest reads as absent', () => {
     expect(usageView({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } })).toMatchObject({
       used: 10,
@@ -12,7 +18,7 @@ describe('typed views keep the raw value beside what they read', () => {
       cost: { amount: 0.5, currency: 'USD' },
     });
     const odd = { used: '10', cost: { amount: '0.5', currency: 'USD' } };
-    expect(usageView(odd)).toEqual({ used: undefined, size: undefined, cost: null, raw: odd });
+    expect(usageView(odd)).toEqual({ used: undefined, size: undefined, cost: null });
   });
 
   it('errors: code, message and data from an agent error, an SDK error or nothing at all', () => {
@@ -22,16 +28,12 @@ describe('typed views keep the raw value beside what they read', () => {
     expect(acpErrorView({ code: '-32000' }).code).toBeNull();
   });
 
-  it('initialize: the objects the app keeps, null when absent or not objects; future fields stay in raw', () => {
+  it('initialize: the objects the app keeps, null when absent or not objects', () => {
     const raw = { protocolVersion: 1, agentInfo: { name: 'a' }, agentCapabilities: 'yes', _meta: { build: 7 }, x_future: true };
-    expect(initializeView(raw)).toEqual({
-      protocolVersion: 1,
-      agentInfo: { name: 'a' },
-      agentCapabilities: null,
-      authMethods: undefined,
-      meta: { build: 7 },
-      raw,
-    });
+    expect(decodeAgentInfo(raw.agentInfo)).toEqual({ name: 'a' });
+    expect(decodeCapabilitiesOrNull(raw.agentCapabilities)).toBeNull();
+    expect(decodeInitializeMeta(raw._meta)).toEqual({ build: 7 });
+    expect(decodeAgentInfo(undefined)).toBeNull();
   });
 
   it('capabilities: logout and reconnecting read from one place (an empty object counts as advertised)', () => {

@@ -1,5 +1,5 @@
 import type { RemoteAgentView } from '../remote';
-import type { AuthMethodInfo, RawObject } from '../session/events';
+import type { AgentCapabilities, AgentInfo, AuthMethodInfo, JsonObject } from '../session/controls';
 import type { SessionStatus } from '../session/state';
 
 /** How an agent gets onto the machine. */
@@ -18,12 +18,12 @@ export interface AgentSummary {
   process: 'stopped' | 'starting' | 'ready' | 'error';
   error?: string;
   /** From the agent's `initialize` answer, once it has run. */
-  agentInfo?: RawObject | null;
+  agentInfo?: AgentInfo | null;
   protocolVersion?: number;
-  capabilities?: RawObject | null;
+  capabilities?: AgentCapabilities | null;
   authMethods?: AuthMethodInfo[];
   /** The `_meta` of the `initialize` answer (extension data), shown as JSON in the agent info dialog. */
-  meta?: RawObject | null;
+  meta?: JsonObject | null;
   /** Sign-in state the app keeps: which `env_var` values are stored (names only), where, and whether `logout` exists. */
   signIn?: { storedEnv: string[]; secretsPersistent: boolean; secretsDescription: string; canLogout: boolean };
   /** Sanitized SVG markup, or undefined for the letter fallback. */

@@ -1,14 +1,14 @@
 import type { ContentBlock, ToolContent, ToolLocation } from './content';
 import type { RawObject as Raw } from './raw';
+import type { AgentCommand, BackgroundWork, ConfigOption, ContextUsage, TurnUsage } from './controls';
 
 /**
  * What an agent told the app about a session, in the app's own terms: every ACP version's
  * `session/update` (and permission request) is decoded into these at the edge
  * (`src-main/acp/dialects/`), so nothing past the dialects reads wire JSON and one fold
  * (`reducer.ts`) serves every version, live and replayed. Content blocks, tool content and
- * locations are typed (`content.ts`); payload values the app only shows (commands, config options)
- * travel as sent and are read through the views in `src-shared/acp/`; anything not understood
- * keeps its raw value in a `raw` field.
+ * locations are typed (`content.ts`); controls (commands, config options, usage…) are typed
+ * (`controls.ts`); anything not understood keeps its raw value in a `raw` field.
  */
 
 export type MessageRole = 'agent' | 'user' | 'thought';
@@ -30,8 +30,8 @@ export interface ToolCallFields {
   rawOutput?: unknown;
   /** Programmatic tool name. */
   name?: string | null;
-  /** Client-initiated controls the call supports now (`{ cancel: {} }`). */
-  capabilities?: Raw | null;
+  /** Client-initiated controls the call supports now (v2 `capabilities.cancel`). */
+  capabilities?: { cancel: boolean } | null;
   /** The call's `_meta`. */
   meta?: unknown;
 }
@@ -62,16 +62,16 @@ export type AgentEventBody =
    * session), the turn's plan.
    */
   | { kind: 'plan.replaced'; planId?: string; entries: PlanItem[] }
-  /** The agent's slash commands, replaced whole (each as sent, read by the composer's view). */
-  | { kind: 'commands.updated'; commands: Raw[] }
+  /** The agent's slash commands, replaced whole. */
+  | { kind: 'commands.updated'; commands: AgentCommand[] }
   /** The session's config options, replaced whole (the agent's update, or its answer to a change). */
-  | { kind: 'config.options'; configOptions: unknown[] }
+  | { kind: 'config.options'; configOptions: ConfigOption[] }
   /** The agent switched its mode (the app's own switch is `mode.changed` without `byAgent`). */
   | { kind: 'mode.changed'; modeId: string; byAgent?: boolean }
   /** Session metadata: fields present changed (`null` clears). */
   | { kind: 'session.info'; title?: string | null; updatedAt?: string | null; meta?: unknown }
   /** The context window and cost as last reported. */
-  | { kind: 'usage.updated'; used?: number; size?: number; cost: { amount: number; currency: string } | null }
+  | ({ kind: 'usage.updated' } & ContextUsage)
   /**
    * A terminal the agent runs itself: fields present changed (patch semantics as for tool calls);
    * `output` replaces all output shown (chunks travel as `terminal.output`).
@@ -99,10 +99,11 @@ export type AgentEventBody =
       /** The error of an `error` stop (code `-32000`: sign-in needed). */
       error?: { code?: number; message?: string; data?: unknown } | null;
       /** Work running outside the foreground turn, as reported (null: not reported). */
-      background?: Raw[] | null;
+      background?: BackgroundWork[] | null;
       /** Token usage reported with the turn's end. */
-      usage?: Raw | null;
-      raw: Raw;
+      usage?: TurnUsage | null;
+      /** The snapshot as sent (an unknown state is shown with it). */
+      raw: unknown;
     }
   /** Something this version cannot read (a future or `_` update kind, a plan of an unknown type): shown generically, kept. */
   | { kind: 'update.unknown'; label: string; raw: Raw };

@@ -1,6 +1,19 @@
 import type { AgentEventBody, ToolCallFields } from './agentEvents';
 import type { CheckpointEventBody } from './checkpointEvents';
 import type { ContentBlock } from './content';
+import type {
+  AgentCapabilities,
+  AgentInfo,
+  AuthMethodInfo,
+  ConfigOption,
+  ElicitationContent,
+  ElicitationRequest,
+  PermissionSubject,
+  SessionModels,
+  SessionModes,
+  TurnUsage,
+  WireError,
+} from './controls';
 import type { RawObject } from './raw';
 
 /**
@@ -16,6 +29,7 @@ import type { RawObject } from './raw';
 export type { Json, RawObject } from './raw';
 export type { ContentBlock, ToolContent, ToolLocation } from './content';
 export type { AgentEventBody, MessageRole, PlanItem, ToolCallFields } from './agentEvents';
+export type { AuthMethodInfo } from './controls';
 
 export interface PermissionOption {
   optionId: string;
@@ -23,15 +37,6 @@ export interface PermissionOption {
   /** `allow_once` | `allow_always` | `reject_once` | `reject_always` | a future kind. */
   kind: string;
   _meta?: unknown;
-}
-
-export interface AuthMethodInfo {
-  id: string;
-  name: string;
-  description?: string | null;
-  /** `agent` (default), `env_var`, `terminal`, or an unknown future type. */
-  type: string;
-  raw: RawObject;
 }
 
 /** The fields every event carries. */
@@ -66,17 +71,17 @@ export type SessionEventBody =
       kind: 'session.connected';
       acpSessionId: string;
       how: 'new' | 'load' | 'resume';
-      configOptions?: unknown[] | null;
-      modes?: RawObject | null;
-      models?: RawObject | null;
-      capabilities?: RawObject | null;
-      agentInfo?: RawObject | null;
+      configOptions?: ConfigOption[] | null;
+      modes?: SessionModes | null;
+      models?: SessionModels | null;
+      capabilities?: AgentCapabilities | null;
+      agentInfo?: AgentInfo | null;
       /** The ACP protocol version negotiated for the connection (absent in older logs: 1). */
       protocolVersion?: number;
     }
   /** The person sent a prompt (optimistic: the agent's echo of it is ignored). */
   | { kind: 'turn.started'; turnId: string; prompt: ContentBlock[] }
-  | { kind: 'turn.ended'; turnId: string; stopReason: string; error?: string; usage?: RawObject | null }
+  | { kind: 'turn.ended'; turnId: string; stopReason: string; error?: string; usage?: TurnUsage | null }
   /** A prompt queued while a turn runs; sent when the turn ends. */
   | { kind: 'prompt.queued'; queueId: string; prompt: ContentBlock[] }
   | { kind: 'prompt.dequeued'; queueId: string }
@@ -91,8 +96,8 @@ export type SessionEventBody =
       /** The prompt's title, explanation and subject, when the agent sends them (ACP v2). */
       title?: string;
       description?: string | null;
-      /** What is being approved (`{ type: "tool_call" | "command" | a future type, … }`), as sent. */
-      subject?: RawObject | null;
+      /** What is being approved: a tool call, a command, or a future type (kept raw). */
+      subject?: PermissionSubject | null;
       /** The request is about no tool call the agent reports (a bare command, an unknown subject): its card is the request. */
       standalone?: boolean;
     }
@@ -103,12 +108,12 @@ export type SessionEventBody =
       optionId: string | null;
       reason?: string;
     }
-  | { kind: 'elicitation.requested'; requestId: string; request: RawObject }
+  | { kind: 'elicitation.requested'; requestId: string; request: ElicitationRequest }
   | {
       kind: 'elicitation.resolved';
       requestId: string;
       action: 'accept' | 'decline' | 'cancel';
-      content?: RawObject;
+      content?: ElicitationContent;
     }
   | { kind: 'elicitation.completed'; elicitationId: string }
   | {
@@ -137,7 +142,7 @@ export type SessionEventBody =
    * check, or a value this app cannot act on (an unknown elicitation mode). Kept raw, shown
    * generically; `error` is what the agent was answered.
    */
-  | { kind: 'acp.rejected'; method: string; params: RawObject; error: RawObject; note?: string }
+  | { kind: 'acp.rejected'; method: string; params: unknown; error: WireError; note?: string }
   | { kind: 'auth.required'; methods: AuthMethodInfo[]; message?: string }
   | { kind: 'auth.completed'; methodId: string }
   /** `stderrTail`: a bounded excerpt (40 lines, 4 KB); `stderrLog`: the agent's own log file, which has the rest. */

@@ -2,7 +2,6 @@
 // what agents report, whatever the protocol version), and keeping it in one place is what makes
 // "state = fold(events)" checkable by reading. Transcript helpers (messages, tool calls, plans,
 // the agent's state) are in foldTranscript.ts.
-import { isObject } from '../acp/read';
 import type { SessionEvent } from './events';
 import { applySessionState, appendChunk, applyToolFields, newTool, replacePlan, upsertMessage, type FoldHelpers } from './foldTranscript';
 import { applyCheckpointEvent, isCheckpointEvent } from './reduceCheckpoints';
@@ -61,14 +60,8 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.acpSessionId = event.acpSessionId;
       if (event.protocolVersion !== undefined) state.protocolVersion = event.protocolVersion;
       if (state.status === 'starting' || state.status === 'exited' || state.status === 'error') state.status = 'idle';
-      if (Array.isArray(event.configOptions)) state.configOptions = event.configOptions.filter(isObject);
-      if (isObject(event.modes)) {
-        const modes = event.modes;
-        state.modes = {
-          currentModeId: typeof modes.currentModeId === 'string' && modes.currentModeId ? modes.currentModeId : null,
-          availableModes: Array.isArray(modes.availableModes) ? modes.availableModes : [],
-        };
-      }
+      if (event.configOptions) state.configOptions = event.configOptions;
+      if (event.modes) state.modes = event.modes;
       state.readonlyReason = null;
       state.authMethods = null;
       return;
@@ -228,7 +221,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       push(state, { kind: 'file', id: entryId(state, event.seq), path: event.path, oldText: event.oldText, newText: event.newText });
       return;
     case 'config.options':
-      state.configOptions = event.configOptions.filter(isObject);
+      state.configOptions = event.configOptions;
       return;
     case 'mode.changed':
       // The agent's switch is news even before the modes were listed; the app's own needs them.

@@ -1,5 +1,6 @@
 import type { CheckpointsState, RestoreEntry } from './checkpointEvents';
 import type { AuthMethodInfo, ContentBlock, PermissionOption, RawObject, ToolCallFields, ToolContent, ToolLocation } from './events';
+import type { AgentCommand, BackgroundWork, ConfigOption, ContextUsage, ElicitationRequest, PermissionSubject, SessionModes, TurnUsage } from './controls';
 
 /** What the tab shows about a session at a glance. */
 export type SessionStatus = 'starting' | 'idle' | 'running' | 'waiting' | 'error' | 'exited';
@@ -49,8 +50,8 @@ export interface ToolCallEntry {
   // Set only by agents that report them (ACP v2 `tool_call_update`).
   /** Programmatic tool name. */
   name?: string;
-  /** Client-initiated controls the call supports now (`{ cancel: {} }`). */
-  capabilities?: RawObject;
+  /** Client-initiated controls the call supports now (`cancel`). */
+  capabilities?: { cancel: boolean };
 }
 export interface PlanEntryItem {
   content: string;
@@ -68,8 +69,8 @@ export interface StopEntry {
   id: string;
   stopReason: string;
   error?: string;
-  /** Token usage the agent reported for the turn (`PromptResponse.usage`), raw. */
-  usage?: RawObject | null;
+  /** Token usage the agent reported for the turn (`PromptResponse.usage`, v2's idle state). */
+  usage?: TurnUsage | null;
 }
 export interface NoticeEntry {
   kind: 'notice';
@@ -122,12 +123,12 @@ export interface PendingPermission {
   /** The prompt's own title and explanation (not the tool call's). */
   title?: string;
   description?: string | null;
-  /** What is being approved: `{ type: "tool_call" | "command" | unknown, … }`, raw. */
-  subject?: RawObject | null;
+  /** What is being approved: a tool call, a command, or a future type (kept raw). */
+  subject?: PermissionSubject | null;
 }
 export interface PendingElicitation {
   requestId: string;
-  request: RawObject;
+  request: ElicitationRequest;
 }
 export interface TerminalState {
   terminalId: string;
@@ -170,10 +171,10 @@ export interface SessionState {
   /** toolCallId → index in `entries`. */
   toolIndex: Record<string, number>;
   plan: PlanEntryItem[];
-  configOptions: RawObject[];
-  modes: { currentModeId: string | null; availableModes: RawObject[] } | null;
-  commands: RawObject[];
-  usage: { used?: number; size?: number; cost?: { amount: number; currency: string } | null } | null;
+  configOptions: ConfigOption[];
+  modes: SessionModes | null;
+  commands: AgentCommand[];
+  usage: ContextUsage | null;
   /** `session_info_update` fields other than the title: last activity and the agent's `_meta`. */
   info?: { updatedAt?: string | null; meta?: unknown } | null;
   permissions: PendingPermission[];
@@ -194,7 +195,7 @@ export interface SessionState {
   /** The ACP protocol version of the connection (`session.connected`). */
   protocolVersion?: number;
   /** Work the agent runs outside the foreground turn, as last reported (undefined: not reported). */
-  background?: RawObject[];
+  background?: BackgroundWork[];
   /** Reducer bookkeeping: `${role}:${messageId}` → entry index, for chunks and upserts (reset at each prompt). */
   messageIndex?: Record<string, number>;
   /** Reducer bookkeeping: planId → entry index. */

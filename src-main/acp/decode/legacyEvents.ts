@@ -2,6 +2,7 @@ import { isObject, str, type Raw } from '../../../src-shared/acp/read';
 import { typedContent } from './legacyContent';
 import { decodeV1Update } from './v1Update';
 import { planItems, v1ToolFields, v2ToolFields } from './wireFields';
+import { decodeEventControls } from './controls';
 
 /**
  * Logs written before the app had its own events (up to commit ed75a3c) stored ACP v1's
@@ -12,8 +13,9 @@ import { planItems, v1ToolFields, v2ToolFields } from './wireFields';
  * (`src-main/store/legacyLog.test.ts`, on logs that release wrote).
  */
 export function upgradeEvent(event: Raw): Raw | null {
+  // Content and control values (blocks, config options, commands, usage, questions, …) were written raw before: decode them too.
   const upgraded = upgradeKind(event);
-  return upgraded && typedContent(upgraded);
+  return upgraded && decodeEventControls(typedContent(upgraded));
 }
 
 function upgradeKind(event: Raw): Raw | null {

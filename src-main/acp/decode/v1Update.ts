@@ -1,8 +1,8 @@
 import type { AgentEventBody } from '../../../src-shared/session/agentEvents';
 import { isKnown, KNOWN_UPDATE_KINDS } from '../../../src-shared/acp/known';
 import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
-import { usageView } from '../../../src-shared/acp/usage';
 import { decodeContentBlock } from './content';
+import { decodeCommands, decodeConfigOptions, decodeContextUsage } from './controls';
 import { planItems, v1ToolFields } from './wireFields';
 
 /**
@@ -37,13 +37,15 @@ export function decodeV1Update(update: Raw): AgentEventBody {
     case 'plan':
       return { kind: 'plan.replaced', entries: planItems(update.entries) };
     case 'available_commands_update':
-      return { kind: 'commands.updated', commands: objects(update.availableCommands) };
+      return { kind: 'commands.updated', commands: decodeCommands(update.availableCommands) };
     case 'current_mode_update': {
       const modeId = str(update.currentModeId) || str(update.modeId);
       return modeId ? { kind: 'mode.changed', modeId, byAgent: true } : unknown(update, `${kind} without a mode`);
     }
     case 'config_option_update':
-      return Array.isArray(update.configOptions) ? { kind: 'config.options', configOptions: update.configOptions } : unknown(update, `${kind} without options`);
+      return Array.isArray(update.configOptions)
+        ? { kind: 'config.options', configOptions: decodeConfigOptions(update.configOptions) }
+        : unknown(update, `${kind} without options`);
     case 'session_info_update': {
       const info: Extract<AgentEventBody, { kind: 'session.info' }> = { kind: 'session.info' };
       if ('title' in update) info.title = str(update.title) ?? null;
@@ -52,8 +54,7 @@ export function decodeV1Update(update: Raw): AgentEventBody {
       return info;
     }
     case 'usage_update': {
-      const { used, size, cost } = usageView(update);
-      return { kind: 'usage.updated', ...(used !== undefined ? { used } : {}), ...(size !== undefined ? { size } : {}), cost };
+      return { kind: 'usage.updated', ...decodeContextUsage(update) };
     }
   }
 }

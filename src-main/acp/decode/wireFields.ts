@@ -1,6 +1,7 @@
 import type { PlanItem, ToolCallFields } from '../../../src-shared/session/agentEvents';
 import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
 import { decodeLocations, decodeToolContents } from './content';
+import { decodeToolCapabilities } from './controls';
 
 /*
  * Fields of protocol values read into the app's events, shared by the dialects
@@ -50,7 +51,7 @@ export function v2ToolFields(raw: Raw): ToolCallFields {
   if ('rawInput' in raw) fields.rawInput = raw.rawInput;
   if ('rawOutput' in raw) fields.rawOutput = raw.rawOutput;
   if ('name' in raw) fields.name = str(raw.name) ?? null;
-  if ('capabilities' in raw) fields.capabilities = isObject(raw.capabilities) ? raw.capabilities : null;
+  if ('capabilities' in raw) fields.capabilities = decodeToolCapabilities(raw.capabilities);
   if ('_meta' in raw) fields.meta = raw._meta;
   return fields;
 }

@@ -1,5 +1,6 @@
 import type { McpServerSetting } from '../../../src-shared/settings';
 import type { PermissionOption, SessionEventBody, ToolCallFields } from '../../../src-shared/session/events';
+import type { ConfigOption, PermissionSubject, SessionModels, SessionModes, TurnUsage } from '../../../src-shared/session/controls';
 import type { AgentProfile } from './profile';
 
 type RawObject = Record<string, unknown>;
@@ -32,7 +33,7 @@ export interface ClientIdentity {
 
 /** What a `session/prompt` answer means: v1 ends the turn there, v2 only accepts the message. */
 export type PromptOutcome =
-  { kind: 'ended'; stopReason: string; usage: RawObject | null; meta?: unknown } | { kind: 'accepted'; messageId: string | null; meta?: unknown };
+  { kind: 'ended'; stopReason: string; usage: TurnUsage | null; meta?: unknown } | { kind: 'accepted'; messageId: string | null; meta?: unknown };
 
 /** A permission request as the session layer records it (`permission.requested`), options decoded once. */
 export interface DecodedPermission {
@@ -41,16 +42,16 @@ export interface DecodedPermission {
   options: PermissionOption[];
   title?: string;
   description?: string | null;
-  subject?: RawObject | null;
+  subject?: PermissionSubject | null;
   standalone?: boolean;
 }
 
 /** What `session/new` / `session/resume` / `session/load` answered, in the app's shape. */
 export interface DecodedSession {
   acpSessionId: string | null;
-  configOptions: RawObject[] | null;
-  modes: RawObject | null;
-  models: RawObject | null;
+  configOptions: ConfigOption[] | null;
+  modes: SessionModes | null;
+  models: SessionModels | null;
   /** Events to record right after `session.connected` (v2: the inline slash commands). */
   events: SessionEventBody[];
 }

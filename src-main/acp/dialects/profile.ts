@@ -1,5 +1,7 @@
 import type { AuthMethodInfo } from '../../../src-shared/session/events';
 
+import { decodeAuthMethod } from '../decode/controls';
+
 type RawObject = Record<string, unknown>;
 
 /**
@@ -58,16 +60,7 @@ export function agentInfoOf(value: unknown): AgentProfile['agentInfo'] {
 }
 
 /** v1 names the method `id`, v2 `methodId`; the app uses `id`. */
-export function authMethodOf(raw: RawObject): AuthMethodInfo {
-  const id = typeof raw.methodId === 'string' ? raw.methodId : String(raw.id ?? '');
-  return {
-    id,
-    name: typeof raw.name === 'string' ? raw.name : id,
-    description: typeof raw.description === 'string' ? raw.description : null,
-    type: typeof raw.type === 'string' ? raw.type : 'agent',
-    raw,
-  };
-}
+export const authMethodOf = (raw: RawObject): AuthMethodInfo => decodeAuthMethod(raw);
 
 /** v2 lists a terminal method's environment as `[{ name, value }]` pairs; v1 (and the app) as an object. */
 function v1Env(env: unknown): { env?: Record<string, string> } {
@@ -100,7 +93,10 @@ export function asV1Initialize(profile: AgentProfile): RawObject {
   return {
     protocolVersion: profile.protocolVersion,
     ...(profile.agentInfo ? { agentInfo: profile.agentInfo.raw } : {}),
-    authMethods: profile.authMethods.map((method) => ({ ...method.raw, id: method.id, ...v1Env(method.raw.env) })),
+    authMethods: profile.authMethods.map((method) => {
+      const raw = isObject(method.raw) ? method.raw : {};
+      return { ...raw, id: method.id, ...v1Env(raw.env) };
+    }),
     agentCapabilities: {
       loadSession: s.load || s.resumeReplays,
       promptCapabilities: { ...profile.prompt },

@@ -2,6 +2,7 @@ import type { McpServerSetting } from '../../../src-shared/settings';
 import type { PermissionOption } from '../../../src-shared/session/events';
 import { decodeV1Update } from '../decode/v1Update';
 import { v1ToolFields } from '../decode/wireFields';
+import { decodeConfigOptions, decodeModels, decodeModes, decodeTurnUsage } from '../decode/controls';
 import type { Dialect, DecodedSession } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 
@@ -98,9 +99,9 @@ export const v1: Dialect = {
   decodeSession(result, acpSessionId) {
     const decoded: DecodedSession = {
       acpSessionId: typeof result.sessionId === 'string' ? result.sessionId : (acpSessionId ?? null),
-      configOptions: Array.isArray(result.configOptions) ? result.configOptions.filter(isObject) : null,
-      modes: isObject(result.modes) ? result.modes : null,
-      models: isObject(result.models) ? result.models : null,
+      configOptions: Array.isArray(result.configOptions) ? decodeConfigOptions(result.configOptions) : null,
+      modes: decodeModes(result.modes),
+      models: decodeModels(result.models),
       events: [],
     };
     return decoded;
@@ -112,7 +113,7 @@ export const v1: Dialect = {
       kind: 'ended',
       // A future stop reason is kept as sent: a finished turn never turns into an error.
       stopReason: typeof raw.stopReason === 'string' ? raw.stopReason : String(raw.stopReason ?? 'end_turn'),
-      usage: isObject(raw.usage) ? raw.usage : null,
+      usage: decodeTurnUsage(raw.usage),
       meta: raw._meta,
     };
   },

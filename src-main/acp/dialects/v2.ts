@@ -3,6 +3,7 @@ import type { SessionEventBody } from '../../../src-shared/session/events';
 import { decodeV1Update } from '../decode/v1Update';
 import { decodeContentBlocks, decodeToolContent } from '../decode/content';
 import { planItems, v2ToolFields } from '../decode/wireFields';
+import { decodeBackground, decodeCommands, decodeConfigOptions, decodePermissionSubject, decodeTurnUsage } from '../decode/controls';
 import type { Dialect, UpdateDecoder } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 import { optionsOf, pairs, remoteServer } from './v1';
@@ -120,11 +121,11 @@ export const v2: Dialect = {
   decodeSession(result, acpSessionId) {
     const events: SessionEventBody[] = [];
     if (Array.isArray(result.availableCommands)) {
-      events.push({ kind: 'commands.updated', commands: commandsOf(result.availableCommands) });
+      events.push({ kind: 'commands.updated', commands: decodeCommands(result.availableCommands) });
     }
     return {
       acpSessionId: typeof result.sessionId === 'string' ? result.sessionId : (acpSessionId ?? null),
-      configOptions: Array.isArray(result.configOptions) ? configOptionsOf(result.configOptions) : null,
+      configOptions: Array.isArray(result.configOptions) ? decodeConfigOptions(result.configOptions) : null,
       modes: null,
       models: null,
       events,
@@ -141,7 +142,7 @@ export const v2: Dialect = {
     const description = typeof raw.description === 'string' ? raw.description : null;
     const subject = isObject(raw.subject) ? raw.subject : null;
     const options = optionsOf(raw.options);
-    const asked = { title, description, subject, options };
+    const asked = { title, description, subject: decodePermissionSubject(subject), options };
     // The request's title describes the request, never the subject: the tool call keeps its own.
     if (subject?.type === 'tool_call' && isObject(subject.toolCall)) {
       const { toolCallId, sessionUpdate: _kind, ...fields } = subject.toolCall;
@@ -159,35 +160,6 @@ export const v2: Dialect = {
   },
 };
 
-/**
- * v2 names config options `configId` and select groups `groupId`; the app (and v1) `id` and
- * `group`. Unknown types are kept (the bar ignores them).
- */
-function configOptionsOf(options: unknown[]): RawObject[] {
-  return options.filter(isObject).map((option) => {
-    const named: RawObject = typeof option.configId === 'string' && option.id === undefined ? { ...option, id: option.configId } : { ...option };
-    if (Array.isArray(option.options)) {
-      named.options = option.options.map((entry) =>
-        isObject(entry) && typeof entry.groupId === 'string' && entry.group === undefined ? { ...entry, group: entry.groupId } : entry,
-      );
-    }
-    return named;
-  });
-}
-
-/** v2 tags commands (`type: "command"`) and their input (`type: "text"`); v1 has the same shapes untagged. Unknown types stay raw. */
-function commandsOf(value: unknown): RawObject[] {
-  return (Array.isArray(value) ? value : []).filter(isObject).map((command) => {
-    if (command.type !== 'command') return command;
-    const { type: _type, ...rest } = command;
-    if (isObject(rest.input) && rest.input.type === 'text') {
-      const { type: _inputType, ...input } = rest.input;
-      rest.input = input;
-    }
-    return rest;
-  });
-}
-
 const NOTICE_LEVELS = new Set(['info', 'warning', 'error']);
 
 class V2Decoder implements UpdateDecoder {
@@ -200,7 +172,7 @@ class V2Decoder implements UpdateDecoder {
     const kind = typeof update.sessionUpdate === 'string' ? update.sessionUpdate : '';
     switch (kind) {
       case 'available_commands_update':
-        return [{ kind: 'commands.updated', commands: commandsOf(update.availableCommands) }];
+        return [{ kind: 'commands.updated', commands: decodeCommands(update.availableCommands) }];
       case 'agent_message_chunk':
       case 'agent_thought_chunk':
       case 'user_message_chunk':
@@ -231,7 +203,7 @@ class V2Decoder implements UpdateDecoder {
         if (!isObject(update.content)) break;
         return [{ kind: 'tool.contentAppended', toolCallId: String(update.toolCallId ?? ''), content: decodeToolContent(update.content) }];
       case 'config_option_update':
-        return [{ kind: 'config.options', configOptions: configOptionsOf(Array.isArray(update.configOptions) ? update.configOptions : []) }];
+        return [{ kind: 'config.options', configOptions: decodeConfigOptions(update.configOptions) }];
       case 'plan_update': {
         const plan = isObject(update.plan) ? update.plan : {};
         if (plan.type !== 'items' || !Array.isArray(plan.entries)) return [{ kind: 'update.unknown', label: `plan ${String(plan.type)}`, raw: plan }];
@@ -271,8 +243,8 @@ class V2Decoder implements UpdateDecoder {
       state,
       turnEnded,
       ...(state === 'idle' ? { stopReason: typeof update.stopReason === 'string' ? update.stopReason : null, error } : {}),
-      background: Array.isArray(update.background) ? update.background.filter(isObject) : null,
-      usage: isObject(update.usage) ? update.usage : null,
+      background: decodeBackground(update.background),
+      usage: decodeTurnUsage(update.usage),
       raw: update,
     };
   }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { authLink, authVars, isKnownAuthType } from '../../../src-shared/acp/auth';
+import { KNOWN_AUTH_METHOD_TYPES, isKnown } from '../../../src-shared/acp/known';
 import type { AuthMethodInfo } from '../../../src-shared/session/events';
 import { useStore } from '../../store';
 import { startSignIn } from './actions';
@@ -63,7 +63,7 @@ export function AuthPanel({ sessionId }: { sessionId: string }) {
       <ul className="auth-methods">
         {methods.map((method) => (
           <li key={method.id} className="auth-method">
-            {!isKnownAuthType(method.type) ? (
+            {!isKnown(KNOWN_AUTH_METHOD_TYPES, method.type) ? (
               <div className="auth-unsupported">
                 <span>
                   <strong>{method.name}</strong> — a sign-in method of type “{method.type}” that this app cannot use yet.
@@ -122,9 +122,9 @@ function EnvForm({
   busy: boolean;
   onSubmit: (env: Record<string, string>) => void;
 }) {
-  const vars = authVars(method.raw);
+  const vars = method.vars ?? [];
   const [values, setValues] = useState<Record<string, string>>({});
-  const link = authLink(method.raw);
+  const link = method.link ?? null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const env = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ''));

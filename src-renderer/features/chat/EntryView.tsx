@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
 import { blockTypeName } from '../../../src-shared/session/content';
 import { InspectorButton } from '../inspector';
-import { describeTurnUsage, turnUsage } from '../../../src-shared/acp/turnUsage';
+import { describeTurnUsage, type TurnUsage } from '../../../src-shared/acp/turnUsage';
 import type { FileWrittenEntry, PlanEntry, StopEntry, ThoughtEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
@@ -225,8 +225,7 @@ function NoticeInspectorLink({ sessionId, ts }: { sessionId: string; ts?: number
 }
 
 /** The tokens the agent reported for the turn when it ended (rfds-end-turn-token-usage). */
-function TurnUsageNote({ usage }: { usage?: RawObject | null }) {
-  const view = turnUsage(usage);
-  if (!view) return null;
-  return <span className="muted small turn-usage">· {describeTurnUsage(view)}</span>;
+function TurnUsageNote({ usage }: { usage?: TurnUsage | null }) {
+  if (!usage) return null;
+  return <span className="muted small turn-usage">· {describeTurnUsage(usage)}</span>;
 }

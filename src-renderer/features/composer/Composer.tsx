@@ -1,8 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { capabilitiesOf } from '../../../src-shared/acp/agent';
-import { commandView } from '../../../src-shared/acp/config';
 import { blockTypeName } from '../../../src-shared/session/content';
-import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
+import type { ContentBlock } from '../../../src-shared/session/events';
+import type { AgentCommand } from '../../../src-shared/session/controls';
 import { askNotificationPermission } from '../sessions/attention';
 import { EMPTY, useSessionUi, useStore, type Attachment } from '../../store';
 import { ContinueNewButton, usePersistedDraft } from '../history';
@@ -10,7 +9,7 @@ import { Icon } from '../../ui/Icon';
 import { cancelTurn, searchFiles, sendPrompt } from './actions';
 import { logged } from '../../log';
 
-const NO_COMMANDS: RawObject[] = [];
+const NO_COMMANDS: AgentCommand[] = [];
 
 type Suggestion = { id: string; label: string; detail?: string; hint?: string; value: string };
 type Menu = { kind: 'command' | 'file'; start: number; query: string; items: Suggestion[]; active: number };
@@ -33,7 +32,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const agentId = useStore((s) => s.sessions[sessionId]?.agentId);
   const acceptsImages = useStore((s) => {
     const agent = s.app?.agents.find((a) => a.id === agentId);
-    return capabilitiesOf(agent?.capabilities).prompt.image;
+    return agent?.capabilities?.promptCapabilities.image ?? false;
   });
   const [menu, setMenu] = useState<Menu | null>(null);
   const [dragOver, setDragOver] = useState(false);
@@ -53,7 +52,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const commandHint = (() => {
     const match = /^\/(\S+)\s*$/.exec(text);
     if (!match) return null;
-    const command = commands.map(commandView).find((c) => c.name === match[1]);
+    const command = commands.find((c) => c.name === match[1]);
     return command?.hint ?? null;
   })();
 
@@ -77,7 +76,6 @@ export function Composer({ sessionId }: { sessionId: string }) {
     if (slash && commands.length) {
       const query = slash[1].toLowerCase();
       const items = commands
-        .map(commandView)
         .filter((c) => c.name.toLowerCase().startsWith(query) || (c.description ?? '').toLowerCase().includes(query))
         .map((c) => ({ id: `cmd-${c.name}`, label: `/${c.name}`, detail: c.description, hint: c.hint, value: `/${c.name} ` }));
       setMenu(items.length ? { kind: 'command', start: 0, query, items, active: 0 } : null);

@@ -1,12 +1,12 @@
 import { useId, useState } from 'react';
-import { configOptionView, modeView, orderConfigOptions, type ConfigOptionView } from '../../../src-shared/acp/config';
-import type { RawObject } from '../../../src-shared/session/events';
+import { flatOptions, orderConfigOptions } from '../../../src-shared/acp/config';
+import type { ConfigOption, SessionModes } from '../../../src-shared/session/controls';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { setConfigOption, setMode } from './actions';
 import './modelGroup.css';
 
-const NO_OPTIONS: RawObject[] = [];
+const NO_OPTIONS: ConfigOption[] = [];
 
 /**
  * The session's config options above the composer: a select per `select` option (groups as
@@ -18,7 +18,7 @@ export function ConfigBar({ sessionId }: { sessionId: string }) {
   const modes = useStore((s) => s.sessions[sessionId]?.modes ?? null);
   const connected = useStore((s) => Boolean(s.sessions[sessionId]?.acpSessionId));
   const agentName = useStore((s) => s.sessions[sessionId]?.agentName ?? 'The agent');
-  const ordered = orderConfigOptions(options.map(configOptionView));
+  const ordered = orderConfigOptions(options);
   const shown = ordered.filter((o) => o.type !== 'unknown');
   const unsupported = ordered.filter((o) => o.type === 'unknown');
   const useModes = shown.length === 0 && modes && modes.availableModes.length > 0;
@@ -54,19 +54,20 @@ export function ConfigBar({ sessionId }: { sessionId: string }) {
   );
 }
 
-const isModelOption = (option: ConfigOptionView) => option.category === 'model' || option.category === 'model_config';
+const isModelOption = (option: ConfigOption) => option.category === 'model' || option.category === 'model_config';
 
-function renderOption(sessionId: string, option: ConfigOptionView) {
+function renderOption(sessionId: string, option: ConfigOption) {
   if (option.type === 'boolean') return <BooleanOption key={option.id} sessionId={sessionId} option={option} />;
   if (option.type === 'select') return <SelectOption key={option.id} sessionId={sessionId} option={option} />;
   return null;
 }
 
-function SelectOption({ sessionId, option }: { sessionId: string; option: Extract<ConfigOptionView, { type: 'select' }> }) {
+function SelectOption({ sessionId, option }: { sessionId: string; option: Extract<ConfigOption, { type: 'select' }> }) {
   const id = useId();
   const current = option.currentValue;
-  const description = option.flat.find((v) => v.value === current)?.description;
-  const known = option.flat.some((v) => v.value === current);
+  const flat = flatOptions(option);
+  const description = flat.find((v) => v.value === current)?.description;
+  const known = flat.some((v) => v.value === current);
   return (
     <div
       className={`config-control category-${option.category ?? 'none'}`}
@@ -97,7 +98,7 @@ function SelectOption({ sessionId, option }: { sessionId: string; option: Extrac
   );
 }
 
-function BooleanOption({ sessionId, option }: { sessionId: string; option: Extract<ConfigOptionView, { type: 'boolean' }> }) {
+function BooleanOption({ sessionId, option }: { sessionId: string; option: Extract<ConfigOption, { type: 'boolean' }> }) {
   const checked = option.currentValue;
   return (
     <label className="config-control config-switch" title={option.description}>
@@ -114,7 +115,7 @@ function BooleanOption({ sessionId, option }: { sessionId: string; option: Extra
   );
 }
 
-function ModeSelect({ sessionId, modes }: { sessionId: string; modes: { currentModeId: string | null; availableModes: RawObject[] } }) {
+function ModeSelect({ sessionId, modes }: { sessionId: string; modes: SessionModes }) {
   const id = useId();
   return (
     <div className="config-control category-mode">
@@ -122,7 +123,7 @@ function ModeSelect({ sessionId, modes }: { sessionId: string; modes: { currentM
         Mode
       </label>
       <select id={id} value={modes.currentModeId ?? ''} onChange={(event) => setMode(sessionId, event.target.value)}>
-        {modes.availableModes.map(modeView).map((mode) => (
+        {modes.availableModes.map((mode) => (
           <option key={mode.id} value={mode.id} title={mode.description}>
             {mode.name}
           </option>

@@ -1,32 +1,32 @@
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { PendingElicitation } from '../../../src-shared/session/state';
+import type { ElicitationContent } from '../../../src-shared/session/controls';
 import { Icon } from '../../ui/Icon';
 import { UnknownBox } from '../../ui/UnknownBox';
-import { elicitationRequestView, formProblems, initialValue, parseSchema, toContent, type Field, type Value } from '../../../src-shared/acp/elicitation';
+import { formProblems, initialValue, toContent, type Field, type Value } from '../../../src-shared/acp/elicitation';
 import { answerElicitation } from './actions';
 
 type Action = 'accept' | 'decline' | 'cancel';
 
 /** A question from the agent: a form (restricted JSON Schema) or a URL to open, answered Accept / Decline / Cancel. */
 export function ElicitationCard({ sessionId, elicitation }: { sessionId: string; elicitation: PendingElicitation }) {
-  const request = elicitationRequestView(elicitation.request);
-  const mode = request.mode;
+  const request = elicitation.request;
   const message = request.message ?? 'The agent has a question.';
   const headingId = useId();
-  const respond = (action: Action, content?: Record<string, unknown>) => answerElicitation(sessionId, elicitation.requestId, action, content);
+  const respond = (action: Action, content?: ElicitationContent) => answerElicitation(sessionId, elicitation.requestId, action, content);
 
   return (
     <section className="elicitation" aria-labelledby={headingId}>
       <h2 id={headingId} className="elicitation-title">
         <Icon name="info" /> {message}
       </h2>
-      {mode === 'form' ? (
-        <ElicitationForm requestId={elicitation.requestId} schema={request.requestedSchema} onRespond={respond} />
-      ) : mode === 'url' ? (
+      {request.mode === 'form' ? (
+        <ElicitationForm requestId={elicitation.requestId} fields={request.fields} onRespond={respond} />
+      ) : request.mode === 'url' ? (
         <UrlElicitation url={request.url ?? ''} onRespond={respond} />
       ) : (
         <>
-          <UnknownBox label={`question of mode ${mode}`} raw={request.raw} />
+          <UnknownBox label={`question of mode ${request.modeName}`} raw={request.raw} />
           <p className="muted small">This app does not know this kind of question, so it can only be declined.</p>
           <div className="form-actions">
             <button type="button" onClick={() => respond('decline')}>
@@ -44,14 +44,13 @@ export function ElicitationCard({ sessionId, elicitation }: { sessionId: string;
 
 function ElicitationForm({
   requestId,
-  schema,
+  fields,
   onRespond,
 }: {
   requestId: string;
-  schema: unknown;
-  onRespond: (action: Action, content?: Record<string, unknown>) => void;
+  fields: Field[];
+  onRespond: (action: Action, content?: ElicitationContent) => void;
 }) {
-  const fields = useMemo(() => parseSchema(schema), [schema]);
   const [values, setValues] = useState<Record<string, Value>>(() => Object.fromEntries(fields.map((f) => [f.key, initialValue(f)])));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [touched, setTouched] = useState(false);

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AgentSummary } from '../../../src-shared/ipc/appState';
 import type { HistoryItem, SearchHit } from '../../../src-shared/ipc/historyContract';
-import { capabilitiesOf, hasSessionCapability } from '../../../src-shared/acp/agent';
 import { historyKey, mergeHistory } from '../../../src-shared/history/merge';
 import { EMPTY, run, useStore } from '../../store';
 import { showSession } from '../sessions/actions';
@@ -13,7 +12,7 @@ type Capability = 'list' | 'delete' | 'fork';
 /** Whether an agent advertised a session capability (unknown until it has run once). */
 function supports(agent: AgentSummary | undefined, name: Capability): boolean | null {
   if (!agent?.capabilities) return null;
-  return hasSessionCapability(capabilitiesOf(agent.capabilities), name);
+  return agent.capabilities.sessionCapabilities.includes(name);
 }
 
 interface AgentPages {

@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { agentInfoView, capabilitiesOf } from '../../../src-shared/acp/agent';
 import { useStore } from '../../store';
 import { MainLogSection } from './MainLogSection';
 import { describeTurnUsage, sessionTurnUsage } from '../../../src-shared/acp/turnUsage';
@@ -33,16 +32,16 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
   }, []);
 
   if (!session) return null;
-  const info = agentInfoView(agent?.agentInfo ?? {});
-  const caps = capabilitiesOf(agent?.capabilities);
+  const info = agent?.agentInfo ?? {};
+  const caps = agent?.capabilities;
   const capabilityList: [string, boolean][] = [
-    ['Load earlier sessions', caps.loadSession],
-    ['Images in prompts', caps.prompt.image],
-    ['Audio in prompts', caps.prompt.audio],
-    ['Embedded context', caps.prompt.embeddedContext],
-    ['MCP over HTTP', caps.mcp.http],
-    ['MCP over SSE', caps.mcp.sse],
-    ...Object.keys(caps.session).map((key): [string, boolean] => [`Session ${key}`, true]),
+    ['Load earlier sessions', caps?.loadSession ?? false],
+    ['Images in prompts', caps?.promptCapabilities.image ?? false],
+    ['Audio in prompts', caps?.promptCapabilities.audio ?? false],
+    ['Embedded context', caps?.promptCapabilities.embeddedContext ?? false],
+    ['MCP over HTTP', caps?.mcpCapabilities.http ?? false],
+    ['MCP over SSE', caps?.mcpCapabilities.sse ?? false],
+    ...(caps?.sessionCapabilities ?? []).map((key): [string, boolean] => [`Session ${key}`, true]),
   ];
   const usage = session.usage;
   const turnTotals = sessionTurnUsage(session.entries);

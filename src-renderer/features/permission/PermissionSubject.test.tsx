@@ -24,10 +24,12 @@ describe('PermissionSubject', () => {
   });
 
   it('an unknown subject is kept and shown raw; a tool-call subject adds nothing (the card is the tool call)', () => {
-    const unknown = renderToStaticMarkup(<PermissionSubject permission={{ ...base, subject: { type: '_x_door', door: 'pod bay' } }} />);
+    const unknown = renderToStaticMarkup(
+      <PermissionSubject permission={{ ...base, subject: { type: 'unknown', typeName: '_x_door', raw: { type: '_x_door', door: 'pod bay' } } }} />,
+    );
     expect(unknown).toContain('Unknown: permission subject _x_door');
     expect(unknown).toContain('pod bay');
-    expect(renderToStaticMarkup(<PermissionSubject permission={{ ...base, subject: { type: 'tool_call', toolCall: { toolCallId: 'tc' } } }} />)).toBe('');
+    expect(renderToStaticMarkup(<PermissionSubject permission={{ ...base, subject: { type: 'tool_call', toolCallId: 'tc' } }} />)).toBe('');
   });
 
   it('a v1 permission (no subject) renders nothing extra', () => {

@@ -20,18 +20,16 @@ export function PermissionSubject({ permission }: { permission: PendingPermissio
         <div className="permission-subject">
           <pre className="tool-command" aria-label="Command to run">
             <span aria-hidden="true">$ </span>
-            <AgentText text={String(subject.command ?? '')} />
+            <AgentText text={subject.command} />
           </pre>
-          {typeof subject.cwd === 'string' && (
+          {subject.cwd !== undefined && (
             <p className="muted small">
               <AgentText text={`in ${subject.cwd}`} />
             </p>
           )}
         </div>
       )}
-      {subject && subject.type !== 'command' && subject.type !== 'tool_call' && (
-        <UnknownBox label={`permission subject ${String(subject.type)}`} raw={subject} />
-      )}
+      {subject?.type === 'unknown' && <UnknownBox label={`permission subject ${subject.typeName}`} raw={subject.raw} />}
     </>
   );
 }

@@ -1,4 +1,3 @@
-import { elicitationRequestView } from '../../../src-shared/acp/elicitation';
 import type { SessionEvent } from '../../../src-shared/session/events';
 import { appliedEvents, useStore } from '../../store/store';
 import { showSession } from './actions';
@@ -29,7 +28,7 @@ function noticeAttention(sessionId: string, events: readonly SessionEvent[]): vo
     const body =
       event.kind === 'permission.requested'
         ? `Permission: ${event.tool.title || event.title || 'a tool call'}`
-        : `Question: ${elicitationRequestView(event.request).message ?? 'the agent needs an answer'}`;
+        : `Question: ${event.request.message ?? 'the agent needs an answer'}`;
     try {
       const notification = new Notification(`${who} needs you`, { body, tag: `${sessionId}:${event.kind}` });
       notification.onclick = () => {

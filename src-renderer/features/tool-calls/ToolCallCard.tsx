@@ -83,7 +83,7 @@ export function ToolCallCard({ sessionId, entry }: { sessionId: string; entry: T
           {status.icon === 'spinner' ? <span className="spinner" aria-hidden="true" /> : <Icon name={status.icon} />}
           {statusLabel}
         </span>
-        {entry.capabilities?.cancel != null && (
+        {entry.capabilities?.cancel && (
           <button type="button" className="small" onClick={() => void cancelToolCall(sessionId, entry.toolCallId)}>
             Cancel
           </button>

@@ -12,16 +12,3 @@ export const obj = (value: unknown): Raw => (isObject(value) ? value : {});
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 export const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 export const objects = (value: unknown): Raw[] => (Array.isArray(value) ? value.filter(isObject) : []);
-
-/**
- * Parses each raw object once: a view is cached against the object it was read from (payloads
- * in the session state are never mutated, so the view stays right for as long as the object lives).
- */
-export function memoView<V>(parse: (raw: Raw) => V): (raw: Raw) => V {
-  const cache = new WeakMap<Raw, V>();
-  return (raw) => {
-    let view = cache.get(raw);
-    if (view === undefined) cache.set(raw, (view = parse(raw)));
-    return view;
-  };
-}

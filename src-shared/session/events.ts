@@ -14,7 +14,6 @@ import type {
   TurnUsage,
   WireError,
 } from './controls';
-import type { RawObject } from './raw';
 
 /**
  * The events of one chat session. A session's state is `fold(reduceSession, events)`;

@@ -1,6 +1,6 @@
 import type { AgentEventBody } from '../../../src-shared/session/agentEvents';
 import { isKnown, KNOWN_UPDATE_KINDS } from '../../../src-shared/acp/known';
-import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
+import { isObject, str, type Raw } from '../../../src-shared/acp/read';
 import { decodeContentBlock } from './content';
 import { decodeCommands, decodeConfigOptions, decodeContextUsage } from './controls';
 import { planItems, v1ToolFields } from './wireFields';

@@ -1,5 +1,5 @@
 import type { PlanItem, ToolCallFields } from '../../../src-shared/session/agentEvents';
-import { isObject, objects, str, type Raw } from '../../../src-shared/acp/read';
+import { objects, str, type Raw } from '../../../src-shared/acp/read';
 import { decodeLocations, decodeToolContents } from './content';
 import { decodeToolCapabilities } from './controls';
 

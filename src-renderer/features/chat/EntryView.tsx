@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { ContentBlock, RawObject } from '../../../src-shared/session/events';
+import type { ContentBlock } from '../../../src-shared/session/events';
 import { blockTypeName } from '../../../src-shared/session/content';
 import { InspectorButton } from '../inspector';
 import { describeTurnUsage, type TurnUsage } from '../../../src-shared/acp/turnUsage';

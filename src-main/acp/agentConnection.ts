@@ -5,7 +5,7 @@ import { decodeCapabilities } from './decode/controls';
 import { obj } from '../../src-shared/acp/read';
 import { UserError } from '../errors/errors';
 import { logged } from '../log/mainLog';
-import type { AgentLink, OpenHow, PromptOutcome } from './agentLink';
+import type { AgentLink, AgentSessionInfo, OpenHow, PromptOutcome } from './agentLink';
 import { AgentWire } from './agentWire';
 import type { DecodedSession } from './dialects/dialect';
 import { v1 } from './dialects/v1';
@@ -141,13 +141,13 @@ export class AgentConnection extends AgentWire implements AgentLink {
   }
 
   /** `session/list` (cursor pagination, cwd filter); only when advertised. */
-  async listSessions(cwd?: string, cursor?: string): Promise<{ sessions: RawObject[]; nextCursor: string | null }> {
+  async listSessions(cwd?: string, cursor?: string): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
     this.requireSession('list', 'listing its sessions');
     const params: RawObject = {};
     if (cwd) params.cwd = cwd;
     if (cursor) params.cursor = cursor;
     const result = await this.request<RawObject>(this.dialect.methods.listSessions, params, { timeoutMs: 30_000 });
-    const sessions = Array.isArray(result?.sessions) ? result.sessions.filter(isObject) : [];
+    const sessions = (Array.isArray(result?.sessions) ? result.sessions.filter(isObject) : []).flatMap(sessionInfo);
     return { sessions, nextCursor: typeof result?.nextCursor === 'string' ? result.nextCursor : null };
   }
 
@@ -161,11 +161,13 @@ export class AgentConnection extends AgentWire implements AgentLink {
     await this.request(this.dialect.methods.closeSession, { sessionId: acpSessionId }, { timeoutMs: 10_000 });
   }
 
-  async forkSession(params: RawObject): Promise<RawObject> {
+  async forkSession(params: RawObject): Promise<{ sessionId: string }> {
     this.requireSession('fork', 'forking sessions');
     const method = this.dialect.methods.forkSession;
     if (!method) throw new UserError(`${agentTitle(this.initializeResult)} does not support forking sessions.`);
-    return this.request<RawObject>(method, params, { timeoutMs: 60_000 });
+    const result = await this.request<RawObject>(method, params, { timeoutMs: 60_000 });
+    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new UserError('The agent answered session/fork without a session id.');
+    return { sessionId: result.sessionId };
   }
 
   /** `logout`, only when the agent advertised `agentCapabilities.auth.logout`. */
@@ -185,4 +187,14 @@ export class AgentConnection extends AgentWire implements AgentLink {
 function agentTitle(init: acp.InitializeResponse | null): string {
   const info = init?.agentInfo as RawObject | undefined;
   return String(info?.title ?? info?.name ?? 'The agent');
+}
+
+/** A `session/list` row in the app's terms: the fields it shows, each only when of the right type. */
+function sessionInfo(row: RawObject): AgentSessionInfo[] {
+  if (typeof row.sessionId !== 'string' || !row.sessionId) return [];
+  const info: AgentSessionInfo = { sessionId: row.sessionId };
+  if (typeof row.cwd === 'string') info.cwd = row.cwd;
+  if (typeof row.title === 'string') info.title = row.title;
+  if (typeof row.updatedAt === 'string') info.updatedAt = row.updatedAt;
+  return [info];
 }

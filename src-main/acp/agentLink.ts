@@ -23,6 +23,15 @@ export interface PromptOutcome {
 /** How a session is set up on the agent: new, or an existing one with (`load`) or without (`resume`) its transcript. */
 export type OpenHow = 'new' | 'load' | 'resume';
 
+/** One row of an agent's `session/list`, decoded (a row without a session id is dropped). */
+export interface AgentSessionInfo {
+  sessionId: string;
+  cwd?: string;
+  title?: string;
+  /** ISO 8601, as the agent sent it. */
+  updatedAt?: string;
+}
+
 /**
  * What the session layer needs from one agent's connection (Zed's `AgentConnection` trait in
  * `crates/acp_thread/src/connection.rs`): requests with timeouts and cancel, the agent's
@@ -52,11 +61,12 @@ export interface AgentLink {
   /** `initialize`; refuses a protocol version this app cannot speak. */
   initialize(timeoutMs: number): Promise<InitializeResponse>;
   prompt(params: RawObject, signal?: AbortSignal): Promise<PromptOutcome>;
-  listSessions(cwd?: string, cursor?: string): Promise<{ sessions: RawObject[]; nextCursor: string | null }>;
+  listSessions(cwd?: string, cursor?: string): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }>;
   deleteSession(acpSessionId: string): Promise<void>;
   /** Ends the agent's session (only where it advertises closing). */
   closeSession(acpSessionId: string): Promise<void>;
-  forkSession(params: RawObject): Promise<RawObject>;
+  /** `session/fork`; answers the new session's id (refused when the agent answers without one). */
+  forkSession(params: RawObject): Promise<{ sessionId: string }>;
   logout(): Promise<void>;
   /** Signs in with one of the agent's auth methods. */
   authenticate(methodId: string, owner?: string): Promise<void>;

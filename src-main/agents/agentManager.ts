@@ -9,7 +9,7 @@ import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
 import type { AgentLogs } from './agentLog';
 import type { ExitInfo, LaunchSpec, StartAgent } from '../process/agentProcess';
-import { toAuthMethods } from './authMethods';
+import { toAuthMethods } from '../acp/authMethods';
 import { EXCERPT_LINES, stderrExcerpt } from './stderrExcerpt';
 import { decodeAgentInfo, decodeCapabilitiesOrNull, decodeInitializeMeta } from '../acp/decode/controls';
 import { obj } from '../../src-shared/acp/read';

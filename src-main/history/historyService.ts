@@ -205,17 +205,16 @@ export class HistoryService {
     const byAcp = new Map<string, CatalogEntry>();
     for (const entry of this.catalog.list()) if (entry.agentId === agentId && entry.acpSessionId) byAcp.set(entry.acpSessionId, entry);
     const items: HistoryItem[] = [];
-    for (const raw of result.sessions) {
-      if (!raw || typeof raw.sessionId !== 'string') continue;
-      const local = byAcp.get(raw.sessionId);
-      const updatedAt = typeof raw.updatedAt === 'string' ? Date.parse(raw.updatedAt) : NaN;
+    for (const row of result.sessions) {
+      const local = byAcp.get(row.sessionId);
+      const updatedAt = row.updatedAt ? Date.parse(row.updatedAt) : NaN;
       const listed: HistoryItem = {
         sessionId: null,
         agentId,
         agentName: agent.name,
-        cwd: typeof raw.cwd === 'string' ? raw.cwd : (cwd ?? ''),
-        title: typeof raw.title === 'string' ? raw.title : null,
-        acpSessionId: raw.sessionId,
+        cwd: row.cwd ?? cwd ?? '',
+        title: row.title ?? null,
+        acpSessionId: row.sessionId,
         lastActivity: Number.isFinite(updatedAt) ? updatedAt : 0,
         messageCount: null,
         origin: 'agent',

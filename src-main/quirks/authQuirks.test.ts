@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { disposer, makeCore } from '../testing/coreHarness';
-import { toAuthMethods } from '../agents/authMethods';
+import { toAuthMethods } from '../acp/authMethods';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());

@@ -4,11 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';
-import type { ContentBlock, RawObject, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import type { ContentBlock, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
 import { type ClientSide } from '../acp/clientSide';
 import { UserError } from '../errors/errors';
-import type { AgentLink } from '../acp/agentLink';
+import type { AgentLink, AgentSessionInfo } from '../acp/agentLink';
+import type { JsonObject } from '../../src-shared/json';
 import type { AgentManager } from '../agents/agentManager';
 import { logged, logWarn } from '../log/mainLog';
 import { pathInside } from '../store/dataPath';
@@ -34,7 +35,7 @@ export interface SessionManagerOptions {
   /** How long an agent may take to end a turn after `session/cancel` before we end it ourselves. */
   cancelGraceMs?: number;
   /** Changes settings.json (remembered permission choices); throws when the file is malformed. */
-  updateSettings?: (mutate: (json: Record<string, unknown>) => void) => void;
+  updateSettings?: (mutate: (json: JsonObject) => void) => void;
   /** Checkpoints before and after every turn (issue 24; see `SessionHost`). */
   turnHooks?: Pick<SessionHost, 'beforeTurn' | 'afterTurn'>;
 }
@@ -408,7 +409,7 @@ export class SessionManager {
   // ---------------------------------------------------------------- the agent's session list
 
   /** `session/list` of an agent (only when it advertises `sessionCapabilities.list`). */
-  async listSessions(agentId: string, cwd?: string, cursor?: string): Promise<{ sessions: RawObject[]; nextCursor: string | null }> {
+  async listSessions(agentId: string, cwd?: string, cursor?: string): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
     const connection = await this.options.agents.ensureRunning(agentId);
     return connection.listSessions(cwd, cursor);
   }
@@ -423,18 +424,14 @@ export class SessionManager {
    * `session/fork` of an agent's session (only when advertised), with the same cwd, MCP servers
    * and extra folders as any setup. Returns the new ACP session id and the agent's answer.
    */
-  async forkAcp(
-    agentId: string,
-    parent: { acpSessionId: string; cwd: string; additionalDirectories?: string[] },
-  ): Promise<{ acpSessionId: string; result: RawObject }> {
+  async forkAcp(agentId: string, parent: { acpSessionId: string; cwd: string; additionalDirectories?: string[] }): Promise<{ acpSessionId: string }> {
     const connection = await this.options.agents.ensureRunning(agentId);
     const result = await connection.forkSession({ ...setupParams(parent, connection, this.options.settings()), sessionId: parent.acpSessionId });
-    if (typeof result?.sessionId !== 'string' || !result.sessionId) throw new UserError('The agent answered session/fork without a session id.');
-    return { acpSessionId: result.sessionId, result };
+    return { acpSessionId: result.sessionId };
   }
 
   /** `session/fork` of an open session's ACP session (see `forkAcp`). */
-  async forkSession(sessionId: string): Promise<{ acpSessionId: string; result: RawObject }> {
+  async forkSession(sessionId: string): Promise<{ acpSessionId: string }> {
     const session = this.get(sessionId);
     const state = session.fold();
     if (!session.acpSessionId) throw new UserError('This session never reached its agent, so there is nothing to fork.');

@@ -1,7 +1,7 @@
 import type * as acp from '@agentclientprotocol/sdk/unstable';
 import type { McpServerSetting } from '../../src-shared/settings';
 import type { SessionEventBody } from '../../src-shared/session/events';
-import type { AgentLink, OpenHow, PromptOutcome } from '../acp/agentLink';
+import type { AgentLink, AgentSessionInfo, OpenHow, PromptOutcome } from '../acp/agentLink';
 import type { DecodedPermission, DecodedSession } from '../acp/dialects/dialect';
 import type { ConnectionRequest } from '../agents/agentManager';
 import type { ExitInfo } from '../process/agentProcess';
@@ -106,12 +106,12 @@ export class StubAgentLink implements AgentLink {
   notify(method: string, params: unknown): void {
     this.sent.push({ method, params });
   }
-  async listSessions(): Promise<{ sessions: acp.SessionInfo[]; nextCursor: string | null }> {
+  async listSessions(): Promise<{ sessions: AgentSessionInfo[]; nextCursor: string | null }> {
     return { sessions: [], nextCursor: null };
   }
   async deleteSession(): Promise<void> {}
   async closeSession(): Promise<void> {}
-  async forkSession(): Promise<acp.ForkSessionResponse> {
+  async forkSession(): Promise<{ sessionId: string }> {
     throw new Error('The stub agent cannot fork sessions.');
   }
   async logout(): Promise<void> {}

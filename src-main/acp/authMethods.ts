@@ -1,6 +1,6 @@
 import { isObject, obj, str } from '../../src-shared/acp/read';
 import type { AuthMethodInfo } from '../../src-shared/session/controls';
-import { decodeAuthMethod } from '../acp/decode/controls';
+import { decodeAuthMethod } from './decode/controls';
 import type { Raw } from '../../src-shared/acp/read';
 import { legacyTerminalAuth } from '../quirks/claudeCodeAcp';
 import { API_KEY_VARIABLES } from '../quirks/geminiCli';

@@ -4,7 +4,7 @@ import { applyTheme } from './ui/theme';
 import { Sidebar } from './features/sessions/Sidebar';
 import { TabStrip } from './features/sessions/TabStrip';
 import { NewSessionDialog } from './features/sessions/NewSessionDialog';
-import { SessionView } from './features/chat/SessionView';
+import { SessionViews } from './features/chat/SessionViews';
 import { SettingsPage } from './features/settings/SettingsPage';
 import { HistoryView } from './features/history';
 import { loadSettingsPreferences } from './features/settings/actions';
@@ -104,13 +104,12 @@ export function App() {
         <Notices />
         <OrphanWorktrees />
         <TabStrip />
+        <SessionViews shown={view === 'session' ? active : null} />
         {view === 'history' ? (
           <HistoryView />
         ) : view === 'settings' ? (
           <SettingsPage />
-        ) : active ? (
-          <SessionView key={active} sessionId={active} />
-        ) : (
+        ) : active ? null : (
           <section className="empty" aria-labelledby="empty-heading">
             <h1 id="empty-heading">ACP Desktop</h1>
             <p className="muted">Pick an agent on the left and start a session in a workspace folder.</p>

@@ -63,7 +63,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
 
   const scrollToBottom = useCallback(() => {
     const element = scroller.current;
-    if (!element) return;
+    // A hidden tab's view is out of the document (SessionViews.tsx): nothing to scroll, and the
+    // last position is kept for when it comes back.
+    if (!element?.isConnected) return;
     element.scrollTop = element.scrollHeight;
     lastTop.current = element.scrollTop;
   }, []);
@@ -94,7 +96,11 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const update = () => setViewport((v) => (v.height === element.clientHeight ? v : { ...v, height: element.clientHeight }));
+    const update = () => {
+      // Out of the document (a hidden tab) its height reads 0: keep the rows it had.
+      if (!element.isConnected) return;
+      setViewport((v) => (v.height === element.clientHeight ? v : { ...v, height: element.clientHeight }));
+    };
     update();
     const observer = new ResizeObserver(() => {
       update();
@@ -112,7 +118,8 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     else element.scrollTop = saved.current?.top ?? 0;
     lastTop.current = element.scrollTop;
     return () => {
-      useStore.getState().patchSessionUi(sessionId, { scroll: { top: element.scrollTop, following: followingRef.current } });
+      const top = element.isConnected ? element.scrollTop : lastTop.current;
+      useStore.getState().patchSessionUi(sessionId, { scroll: { top, following: followingRef.current } });
     };
   }, [sessionId, scrollToBottom]);
 

@@ -34,6 +34,11 @@ describe('keepViews: the session views kept mounted across tab switches', () => 
     expect(keepViews(kept, 'b', open)).toBe(kept);
   });
 
+  it('always has a view for the shown session, even one whose tab is not listed yet', () => {
+    expect(keepViews(['a'], 'z', open)).toEqual(['z', 'a']);
+    expect(keepViews(['z', 'a'], 'a', open)).toEqual(['a']);
+  });
+
   it('honours a smaller limit', () => {
     expect(showInTurn(['a', 'b', 'c'], open, 1).at(-1)).toEqual(['c']);
   });

@@ -12,6 +12,8 @@ export const KEPT_VIEWS = 4;
  */
 export function keepViews(kept: readonly string[], active: string | null, open: readonly string[], limit = KEPT_VIEWS): readonly string[] {
   const isOpen = new Set(open);
-  const next = (active && isOpen.has(active) ? [active, ...kept.filter((id) => id !== active)] : [...kept]).filter((id) => isOpen.has(id)).slice(0, limit);
+  // The shown session always has its view (as before views were kept), even before its tab is listed.
+  const rest = kept.filter((id) => id !== active && isOpen.has(id));
+  const next = (active ? [active, ...rest] : rest).slice(0, Math.max(1, limit));
   return next.length === kept.length && next.every((id, i) => id === kept[i]) ? kept : next;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Locator } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,6 +75,40 @@ test('a tab switched away and back keeps its opened diff editor, Review editor, 
     const back = await log.evaluate((element) => ({ top: element.scrollTop, row: element.querySelector<HTMLElement>('.row')?.dataset.index }));
     expect(back).toEqual(left);
     await shot(page, 'tab-switch-scrolled-back');
+    expect(problems).toEqual([]);
+  } finally {
+    await host.stop();
+  }
+});
+
+test('a search hit in a tab whose view is kept hidden opens that tab at the entry', async ({ page, problems }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'acp-e2e-tabs-'));
+  const workspace = mkdtempSync(join(tmpdir(), 'acp-e2e-ws-'));
+  seedSession(dataDir, 's_other', workspace, [
+    { kind: 'turn.started', turnId: 'o1', prompt: [{ type: 'text', text: 'a short other session' }] },
+    { kind: 'turn.ended', turnId: 'o1', stopReason: 'end_turn' },
+  ]);
+  seedSession(dataDir, 's_kept', workspace, [
+    { kind: 'turn.started', turnId: 'tp', prompt: [{ type: 'text', text: 'remember the pangolin' }] },
+    { kind: 'turn.ended', turnId: 'tp', stopReason: 'end_turn' },
+    ...Array.from({ length: TURNS }, (_, turn) => turnEvents(turn, ' [kept]')).flat(),
+  ]);
+  writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: ['s_kept', 's_other'], active: 's_kept' }));
+  const host = await startHost({ dataDir, workspace, settings: { agents: [FIXTURE] } });
+  try {
+    await page.goto(host.url);
+    const log = transcript(page);
+    await expect(log).toContainText(`Question ${TURNS - 1} [kept]`);
+    const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    await tabs.nth(1).click();
+    await expect(log).toContainText('a short other session');
+
+    // The long session's view is kept (hidden, scrolled to its end); its first prompt is a search hit.
+    await page.getByRole('button', { name: 'History' }).click();
+    await page.getByRole('searchbox', { name: 'Search all sessions' }).fill('pangolin');
+    await page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /you/ }).click();
+    await expect(log.getByText('remember the pangolin', { exact: true })).toBeInViewport();
+    await expect(tabs.nth(0)).toHaveAttribute('aria-selected', 'true');
     expect(problems).toEqual([]);
   } finally {
     await host.stop();

@@ -3,6 +3,7 @@ import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
+import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
 
@@ -140,9 +141,11 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.
   const focus = useStore((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
   const focusIndex = focus ? entries.findIndex((entry) => entry.id === focus) : -1;
+  // A kept view that is hidden (SessionViews.tsx) leaves the entry for when it is shown.
+  const shown = useViewShown();
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (!focus || focusIndex === -1 || !element) return;
+    if (!focus || focusIndex === -1 || !element || !shown) return;
     useStore.getState().setFocusEntry(null);
     setFollowing(false);
     element.scrollTop = Math.max(0, offsets[focusIndex] - element.clientHeight / 3);

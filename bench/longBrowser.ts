@@ -70,7 +70,7 @@ const server = http.createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => console.log('serving at http://127.0.0.1:' + server.address().port + '/'));
 `;
 
-async function floorServer(dataDir: string): Promise<{ url: string; stop: () => void }> {
+export async function floorServer(dataDir: string): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['-e', FLOOR_SERVER, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((done) => {
     let out = '';

@@ -35,3 +35,36 @@ export function hottest(file: string, count: number): string[] {
     .slice(0, count)
     .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
 }
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/**
+ * The page's main-thread time in a Chromium trace: the outermost events on every
+ * `CrRendererMain` thread, as thread CPU time (`tdur`: what the thread ran, not how long it
+ * waited for a core, so steadier on a loaded machine) and wall time.
+ */
+export function mainThreadTime(file: string): { cpuMs: number; wallMs: number } {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(raw) ? raw : (raw.traceEvents ?? []);
+  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const spans = events.filter((e) => e.ph === 'X' && e.dur !== undefined && mains.has(`${e.pid}:${e.tid}`)).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  let end = -Infinity;
+  let cpu = 0;
+  let wall = 0;
+  for (const e of spans) {
+    if (e.ts < end) continue; // nested in the event before
+    end = e.ts + e.dur!;
+    cpu += e.tdur ?? 0;
+    wall += e.dur!;
+  }
+  return { cpuMs: cpu / 1000, wallMs: wall / 1000 };
+}

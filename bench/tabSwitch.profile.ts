@@ -6,7 +6,8 @@
  * position of a scrolled-up tab is checked to survive two switches. With `--profile`, a CDP
  * CPU profile of the page over the switches (and `node --cpu-prof` of the host) is written to
  * bench/profiles/ and its hottest functions printed (`RENDERER_MINIFY=0 npm run build` first
- * for readable names).
+ * for readable names). `--trace` writes a Chromium trace and prints the page main thread's CPU time over
+ * the switches (thread time: steadier than the wall clock on a loaded machine).
  *
  *   npm run build && npx tsx bench/tabSwitch.profile.ts [--entries 10000] [--switches 8] [--profile]
  */
@@ -18,7 +19,7 @@ import { chromium, type Page } from 'playwright-core';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { median } from './longNode';
-import { hottest } from './profileSummary';
+import { hottest, mainThreadTime } from './profileSummary';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -135,6 +136,12 @@ async function main(): Promise<void> {
       `click → next paint (Event Timing, ms): ${clicks.map((c) => c.toFixed(0)).join(' ')}; p50 ${median(clicks).toFixed(0)}, max ${Math.max(...clicks).toFixed(0)}`,
     );
     console.log(`scroll kept: top ${before} → ${after}, first row ${String(firstRowBefore)} → ${String(firstRowAfter)}`);
+    if (TRACE) {
+      const { cpuMs, wallMs } = mainThreadTime(join(PROFILES, 'tabs-trace.json'));
+      console.log(
+        `page main thread over the ${SWITCHES} switches (trace): ${cpuMs.toFixed(0)} ms CPU, ${wallMs.toFixed(0)} ms wall (Playwright's polling included)`,
+      );
+    }
     if (pageProfile) {
       console.log(`page profile: ${pageProfile}`);
       for (const line of hottest(pageProfile, 25)) console.log(line);

@@ -1,19 +1,23 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { bridge } from './bridge';
 import { applyTheme } from './ui/theme';
 import { Sidebar } from './features/sessions/Sidebar';
 import { TabStrip } from './features/sessions/TabStrip';
-import { NewSessionDialog } from './features/sessions/NewSessionDialog';
-import { SessionView } from './features/chat/SessionView';
-import { SettingsPage } from './features/settings/SettingsPage';
-import { HistoryView } from './features/history';
 import { loadSettingsPreferences } from './features/settings/actions';
 import { Notices } from './ui/Notices';
 import { OrphanWorktrees } from './features/worktrees';
-import { RegistryCatalog } from './features/registry';
-import { InspectorHost } from './features/inspector';
 import { NARROW, useStore } from './store';
 import { closeActiveTab, cycleTab, showSession } from './features/sessions/actions';
+
+// Loaded when first rendered, not before the first paint: the start bundle holds what shows the
+// agent list, and the session view (Markdown, highlight.js, xterm), settings, history, the
+// registry catalog and the inspector are chunks of their own (issue 23, cold start).
+const SessionViews = lazy(() => import('./features/chat/SessionViews').then((m) => ({ default: m.SessionViews })));
+const SettingsPage = lazy(() => import('./features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const HistoryView = lazy(() => import('./features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
+const NewSessionDialog = lazy(() => import('./features/sessions/NewSessionDialog').then((m) => ({ default: m.NewSessionDialog })));
+const RegistryCatalog = lazy(() => import('./features/registry/RegistryCatalog').then((m) => ({ default: m.RegistryCatalog })));
+const InspectorHost = lazy(() => import('./features/inspector/InspectorDialog').then((m) => ({ default: m.InspectorHost })));
 
 export function App() {
   const app = useStore((s) => s.app);
@@ -104,13 +108,18 @@ export function App() {
         <Notices />
         <OrphanWorktrees />
         <TabStrip />
+        <Suspense fallback={active && view === 'session' ? <Loading /> : null}>
+          <SessionViews shown={view === 'session' ? active : null} />
+        </Suspense>
         {view === 'history' ? (
-          <HistoryView />
+          <Suspense fallback={<Loading />}>
+            <HistoryView />
+          </Suspense>
         ) : view === 'settings' ? (
-          <SettingsPage />
-        ) : active ? (
-          <SessionView key={active} sessionId={active} />
-        ) : (
+          <Suspense fallback={<Loading />}>
+            <SettingsPage />
+          </Suspense>
+        ) : active ? null : (
           <section className="empty" aria-labelledby="empty-heading">
             <h1 id="empty-heading">ACP Desktop</h1>
             <p className="muted">Pick an agent on the left and start a session in a workspace folder.</p>
@@ -123,9 +132,19 @@ export function App() {
           </section>
         )}
       </main>
-      <RegistryCatalog onStartSession={(agentId) => useStore.getState().openNewSession(agentId)} />
-      <InspectorHost />
-      {newSession !== undefined && <NewSessionDialog agentId={newSession.agentId} onClose={() => useStore.getState().closeNewSession()} />}
+      <Suspense>
+        <RegistryCatalog onStartSession={(agentId) => useStore.getState().openNewSession(agentId)} />
+        <InspectorHost />
+        {newSession !== undefined && <NewSessionDialog agentId={newSession.agentId} onClose={() => useStore.getState().closeNewSession()} />}
+      </Suspense>
     </div>
+  );
+}
+
+function Loading() {
+  return (
+    <p className="muted loading" role="status">
+      Loading…
+    </p>
   );
 }

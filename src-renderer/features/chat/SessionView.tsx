@@ -7,6 +7,7 @@ import { SidePanel, usePanelTabs } from '../panel/SidePanel';
 import { AttentionDock } from './AttentionDock';
 import { SessionHeader } from './SessionHeader';
 import { Transcript } from './Transcript';
+import { useViewShown } from '../../ui/viewShown';
 
 /** One session: header, transcript, what waits for the person, options, composer; the side panel. */
 export function SessionView({ sessionId }: { sessionId: string }) {
@@ -29,7 +30,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             </div>
             {showPanel && <SidePanel sessionId={sessionId} tabs={tabs} />}
           </div>
-          <SessionInfoDialog sessionId={sessionId} />
+          <ShownInfoDialog sessionId={sessionId} />
         </>
       ) : (
         <p className="muted loading" role="status">
@@ -38,4 +39,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       )}
     </section>
   );
+}
+
+/**
+ * The info dialog is modal and opened from the store: only the view on screen shows it. Its own
+ * component, so showing or hiding a kept view re-renders this and not the whole view.
+ */
+function ShownInfoDialog({ sessionId }: { sessionId: string }) {
+  return useViewShown() ? <SessionInfoDialog sessionId={sessionId} /> : null;
 }

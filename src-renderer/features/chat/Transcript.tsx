@@ -3,6 +3,7 @@ import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
+import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
 
@@ -63,7 +64,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
 
   const scrollToBottom = useCallback(() => {
     const element = scroller.current;
-    if (!element) return;
+    // A hidden tab's view is out of the document (SessionViews.tsx): nothing to scroll, and the
+    // last position is kept for when it comes back.
+    if (!element?.isConnected) return;
     element.scrollTop = element.scrollHeight;
     lastTop.current = element.scrollTop;
   }, []);
@@ -94,7 +97,11 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!element) return;
-    const update = () => setViewport((v) => (v.height === element.clientHeight ? v : { ...v, height: element.clientHeight }));
+    const update = () => {
+      // Out of the document (a hidden tab) its height reads 0: keep the rows it had.
+      if (!element.isConnected) return;
+      setViewport((v) => (v.height === element.clientHeight ? v : { ...v, height: element.clientHeight }));
+    };
     update();
     const observer = new ResizeObserver(() => {
       update();
@@ -112,7 +119,8 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     else element.scrollTop = saved.current?.top ?? 0;
     lastTop.current = element.scrollTop;
     return () => {
-      useStore.getState().patchSessionUi(sessionId, { scroll: { top: element.scrollTop, following: followingRef.current } });
+      const top = element.isConnected ? element.scrollTop : lastTop.current;
+      useStore.getState().patchSessionUi(sessionId, { scroll: { top, following: followingRef.current } });
     };
   }, [sessionId, scrollToBottom]);
 
@@ -133,9 +141,11 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.
   const focus = useStore((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
   const focusIndex = focus ? entries.findIndex((entry) => entry.id === focus) : -1;
+  // A kept view that is hidden (SessionViews.tsx) leaves the entry for when it is shown.
+  const shown = useViewShown();
   useLayoutEffect(() => {
     const element = scroller.current;
-    if (!focus || focusIndex === -1 || !element) return;
+    if (!focus || focusIndex === -1 || !element || !shown) return;
     useStore.getState().setFocusEntry(null);
     setFollowing(false);
     element.scrollTop = Math.max(0, offsets[focusIndex] - element.clientHeight / 3);

@@ -8,6 +8,7 @@ import { ContinueNewButton, usePersistedDraft } from '../history';
 import { Icon } from '../../ui/Icon';
 import { cancelTurn, searchFiles, sendPrompt } from './actions';
 import { logged } from '../../log';
+import { useViewShown } from '../../ui/viewShown';
 
 const NO_COMMANDS: AgentCommand[] = [];
 
@@ -45,9 +46,11 @@ export function Composer({ sessionId }: { sessionId: string }) {
   // Unsent text survives restarts and crashes (history).
   usePersistedDraft(sessionId, text, setText);
 
+  // Focused whenever its session is shown (a hidden view stays mounted: SessionViews.tsx).
+  const shown = useViewShown();
   useEffect(() => {
-    textarea.current?.focus();
-  }, [sessionId]);
+    if (shown) textarea.current?.focus();
+  }, [sessionId, shown]);
 
   const commandHint = (() => {
     const match = /^\/(\S+)\s*$/.exec(text);

@@ -3,6 +3,7 @@ import { useStore } from '../../store';
 import { languageFor, loadMonaco } from './monaco';
 import { StaticDiff } from './StaticDiff';
 import { DiffTitle } from './DiffTitle';
+import { followSize } from './followSize';
 
 const MAX_HEIGHT = 420;
 const LINE_HEIGHT = 19;
@@ -81,7 +82,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
           const single = monaco.editor.create(host.current, {
             model,
             readOnly: true,
-            automaticLayout: true,
+            automaticLayout: false,
             minimap: { enabled: false },
             scrollBeyondLastLine: false,
             renderLineHighlight: 'none',
@@ -104,7 +105,9 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
           ]);
           setStats(added ? { added: lines, removed: 0 } : { added: 0, removed: lines });
           setHeight(Math.min(MAX_HEIGHT, Math.max(LINE_HEIGHT * 2, single.getContentHeight() + 2)));
+          const stopFollowing = followSize(host.current, single);
           cleanup.push(() => {
+            stopFollowing();
             single.dispose();
             model.dispose();
           });
@@ -115,7 +118,7 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
         const editor = monaco.editor.createDiffEditor(host.current, {
           readOnly: true,
           originalEditable: false,
-          automaticLayout: true,
+          automaticLayout: false,
           renderSideBySide: !oneSided && useStore.getState().diffLayout === 'side-by-side',
           useInlineViewWhenSpaceIsLimited: false,
           minimap: { enabled: false },
@@ -153,7 +156,9 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
             fit();
           }),
         ];
+        const stopFollowing = followSize(host.current, editor);
         cleanup.push(() => {
+          stopFollowing();
           subscriptions.forEach((s) => s.dispose());
           // Detach and cancel first: disposing the models under a live diff editor (or while a diff
           // is being computed) makes Monaco throw "TextModel got disposed…" / "no diff result available".

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { readWorkspaceFile } from './actions';
 import { languageFor, loadMonaco } from './monaco';
+import { followSize } from './followSize';
 
 /** A read-only Monaco view of a workspace file, scrolled to and highlighting a line. */
 export function FileViewer({ sessionId, path, line }: { sessionId: string; path: string; line: number | null }) {
@@ -20,7 +21,7 @@ export function FileViewer({ sessionId, path, line }: { sessionId: string; path:
         const editor = monaco.editor.create(host.current, {
           model,
           readOnly: true,
-          automaticLayout: true,
+          automaticLayout: false,
           minimap: { enabled: false },
           scrollBeyondLastLine: false,
           fontSize: 12.5,
@@ -34,7 +35,9 @@ export function FileViewer({ sessionId, path, line }: { sessionId: string; path:
           ]);
         }
         setInfo(`${model.getLineCount()} lines${file.truncated ? ' (truncated)' : ''}${line ? ` · line ${line}` : ''}`);
+        const stopFollowing = followSize(host.current, editor);
         cleanup.push(() => {
+          stopFollowing();
           editor.dispose();
           model.dispose();
         });

@@ -3,9 +3,9 @@ import type { AgentSummary, SessionSummary } from '../../../src-shared/ipc/appSt
 import { EMPTY, useStore } from '../../store';
 import { showSession } from './actions';
 import { AgentIcon } from '../../ui/AgentIcon';
-import { loadCatalog, openCatalog } from '../registry';
+import { loadCatalog, openCatalog } from '../registry/actions';
 import { Icon } from '../../ui/Icon';
-import { openInspector } from '../inspector';
+import { openInspector } from '../inspector/inspectorState';
 import { StatusDot, statusLabel } from '../../ui/StatusDot';
 import { remoteStateText } from '../remote/RemoteStatus';
 

@@ -1,0 +1,132 @@
+/**
+ * Cold start, taken apart (issue 23): host start → the page shows the agent list, for one or more
+ * builds (`--out <folder>`, repeatable; default `out/`) against the floor of `npm run bench` (a
+ * trivial Node server, its own process, and its page), interleaved rounds, medians. Each figure
+ * is split into the host's part (spawn → "serving at") and the page's (navigation → the agent
+ * list's first "New session with …" button), and each build's start bundle is printed (what
+ * index.html loads: raw, and brotli as the host serves it). `--entries N` also leaves a session
+ * of N entries open in a tab, as `npm run bench` does.
+ *
+ *   npm run build && npx tsx bench/coldStart.profile.ts [--rounds 5] [--out out --out /other/out] [--entries 0]
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { chromium, type Browser } from 'playwright-core';
+import { writeLongLog } from '../src-main/testing/longLog';
+import { startHost } from './host';
+import { floorServer } from './longBrowser';
+import { median } from './longNode';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const ROUNDS = Number(arg('--rounds', '5'));
+const ENTRIES = Number(arg('--entries', '0'));
+const OUTS = args.flatMap((a, i) => (a === '--out' && args[i + 1] ? [resolve(args[i + 1])] : []));
+if (OUTS.length === 0) OUTS.push(join(ROOT, 'out'));
+const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+
+interface Round {
+  host: number;
+  page: number;
+  total: number;
+}
+
+function bundle(out: string): { raw: number; served: number } {
+  const dir = join(out, 'renderer');
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const files = [join(dir, 'index.html'), ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((m) => join(dir, m[1]))];
+  let raw = 0;
+  let served = 0;
+  for (const file of files) {
+    const body = readFileSync(file);
+    raw += body.length;
+    served += brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }).length;
+  }
+  return { raw, served };
+}
+
+async function appRound(browser: Browser, out: string, dataDir: string): Promise<Round> {
+  process.env.BENCH_OUT = out;
+  const spawned = performance.now();
+  const host = await startHost({ agents: [AGENT] }, { dataDir, keepData: true });
+  const ready = performance.now();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+  const page = await context.newPage();
+  try {
+    await page.goto(host.url);
+    await page.getByRole('button', { name: `New session with ${AGENT.name}` }).waitFor({ timeout: 120_000 });
+    const shown = performance.now();
+    return { host: ready - spawned, page: shown - ready, total: shown - spawned };
+  } finally {
+    await context.close();
+    await host.stop();
+  }
+}
+
+async function floorRound(browser: Browser, dataDir: string): Promise<Round> {
+  const spawned = performance.now();
+  const server = await floorServer(dataDir);
+  const ready = performance.now();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(server.url);
+    await page.getByText('ready').waitFor();
+    const shown = performance.now();
+    return { host: ready - spawned, page: shown - ready, total: shown - spawned };
+  } finally {
+    await context.close();
+    server.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`cold start: ${OUTS.length} build(s), ${ROUNDS} rounds interleaved, medians; ${ENTRIES} entries open; load average ${load()}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'acp-bench-cold-'));
+  mkdirSync(join(dataDir, 'sessions'), { recursive: true });
+  if (ENTRIES > 0) {
+    writeLongLog(join(dataDir, 'sessions', 's_cold.jsonl'), ENTRIES, 's_cold');
+    writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: ['s_cold'], active: 's_cold' }));
+  }
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  const rounds = new Map<string, Round[]>([...OUTS, 'floor'].map((k) => [k, []]));
+  try {
+    // One unmeasured start of each: the file cache warm for all alike.
+    for (const out of OUTS) await appRound(browser, out, dataDir);
+    await floorRound(browser, dataDir);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? [...OUTS, 'floor'] : ['floor', ...[...OUTS].reverse()];
+      for (const which of order) rounds.get(which)!.push(which === 'floor' ? await floorRound(browser, dataDir) : await appRound(browser, which, dataDir));
+    }
+  } finally {
+    await browser.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  const floorTotal = median(rounds.get('floor')!.map((r) => r.total));
+  console.log(
+    `${'build'.padEnd(44)} ${'host ready'.padStart(10)} ${'page → list'.padStart(12)} ${'total'.padStart(8)} ${'vs floor'.padStart(9)}  start bundle raw / brotli`,
+  );
+  for (const [which, list] of rounds) {
+    const m = (f: (r: Round) => number) => median(list.map(f)).toFixed(0);
+    const size = which === 'floor' ? '' : (({ raw, served }) => `${(raw / 1024).toFixed(0)} KB / ${(served / 1024).toFixed(0)} KB`)(bundle(which));
+    const ratio = (median(list.map((r) => r.total)) / floorTotal).toFixed(2);
+    console.log(
+      `${which.replace(ROOT + '/', '').padEnd(44)} ${m((r) => r.host).padStart(10)} ${m((r) => r.page).padStart(12)} ${m((r) => r.total).padStart(8)} ${ratio.padStart(9)}  ${size}`,
+    );
+  }
+  console.log(`load average at the end: ${load()}`);
+}
+
+void main();

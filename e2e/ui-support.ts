@@ -63,7 +63,7 @@ export async function shot(page: Page, name: string): Promise<void> {
  * Writes a session's event log and the open-tabs file into a data folder before the host
  * starts, so a test can open a session of any size or shape without an agent producing it.
  */
-export function seedSession(dataDir: string, sessionId: string, cwd: string, bodies: Record<string, unknown>[], agent = FIXTURE): void {
+export function seedSession(dataDir: string, sessionId: string, cwd: string, bodies: readonly object[], agent = FIXTURE): void {
   mkdirSync(join(dataDir, 'sessions'), { recursive: true });
   const events = [{ kind: 'session.created', agentId: agent.id, agentName: agent.name, cwd }, ...bodies];
   const ts = Date.now() - events.length * 1000;

@@ -8,6 +8,8 @@ import { publishTerminalOutput } from './terminalBus';
 export const sessionSync = createSessionSync({
   store: useStore,
   fetchEvents: async (sessionId, afterSeq) => (await bridge.request('session.events', { sessionId, afterSeq })).events,
+  fetchWindow: (sessionId) => bridge.request('session.window', { sessionId }),
+  fetchRange: (sessionId, from, to) => bridge.request('session.entries', { sessionId, from, to }),
   applied: appliedEvents,
   onError: (error) => useStore.getState().showToast(error.message),
 });

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import type { EntryRange, SessionWindow } from '../session/window';
+import { MAX_RANGE, WINDOW_SIZE } from '../session/window';
+import { request } from './define';
+import { sessionIdSchema } from './ids';
+
+const index = z.number().int().min(0).max(100_000_000);
+
+/** Paging a session's transcript from main (issue 23; src-shared/session/window.ts). Spread into `contract.ts`. */
+export const windowRequests = {
+  'session.window': request<SessionWindow>()(
+    z.object({ sessionId: sessionIdSchema, size: z.number().int().min(1).max(MAX_RANGE).optional() }).strict(),
+    `An open session's folded state with only its newest entries (${WINDOW_SIZE} unless \`size\`), their absolute index and the total; events after its \`lastSeq\` stream as usual.`,
+  ),
+  'session.entries': request<EntryRange>()(
+    z.object({ sessionId: sessionIdSchema, from: index, to: index }).strict(),
+    `Entries [from, to) of an open session as main has them now (at most ${MAX_RANGE}), with the \`seq\` they are folded to.`,
+  ),
+};

@@ -41,6 +41,8 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   const ahead = new Map<string, EntryRange[]>();
   /** Pages asked for and not answered yet: `${sessionId}:${page}`. */
   const asked = new Map<string, Promise<void>>();
+  /** What main said of the whole session with its window (`reportedChanges`). */
+  const facts = new Map<string, { reportedChanges: boolean }>();
 
   /** Applies `fresh` to `base`, merging each waiting range exactly when the fold reaches its `seq`. */
   const reduceWithRanges = (sessionId: string, base: SessionState | undefined, fresh: readonly SessionEvent[], stale: EntryRange[]): SessionState => {
@@ -97,6 +99,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   const openWindow = async (sessionId: string, fetch: NonNullable<Deps['fetchWindow']>): Promise<void> => {
     const window = await fetch(sessionId);
     ahead.delete(sessionId);
+    facts.set(sessionId, { reportedChanges: window.reportedChanges });
     store.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: stateFromWindow(window) } }));
   };
 
@@ -180,5 +183,8 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
     await Promise.all(pages);
   };
 
-  return { apply, load, ensure };
+  /** Whether main reported file changes in the session when it sent its window (entries not loaded included). */
+  const reportedChanges = (sessionId: string): boolean => facts.get(sessionId)?.reportedChanges ?? false;
+
+  return { apply, load, ensure, reportedChanges };
 }

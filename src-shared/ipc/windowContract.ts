@@ -16,4 +16,8 @@ export const windowRequests = {
     z.object({ sessionId: sessionIdSchema, from: index, to: index }).strict(),
     `Entries [from, to) of an open session as main has them now (at most ${MAX_RANGE}), with the \`seq\` they are folded to.`,
   ),
+  'session.locate': request<{ index: number | null }>()(
+    z.object({ sessionId: sessionIdSchema, entryId: z.string().min(1).max(300) }).strict(),
+    'The absolute index of an entry of an open session by its id (null: no such entry), to load the range around it (a search hit).',
+  ),
 };

@@ -14,6 +14,8 @@ export interface SessionWindow {
   from: number;
   /** How many entries the session has (main's `entries.length`). */
   total: number;
+  /** Whether any entry (loaded or not) reports a file change: the side panel offers its Review tab. */
+  reportedChanges: boolean;
 }
 
 /** Entries `[from, from + entries.length)` of a session, as main had them when folded to `seq`. */
@@ -34,7 +36,16 @@ export const MAX_RANGE = 500;
 export function windowOf(state: SessionState, size = WINDOW_SIZE): SessionWindow {
   const total = state.entries.length;
   const from = Math.max(0, total - size);
-  return { state: { ...state, entries: state.entries.slice(from) }, from, total };
+  return { state: { ...state, entries: state.entries.slice(from) }, from, total, reportedChanges: reportsChanges(state) };
+}
+
+/** A file written or a tool call with a diff anywhere in the session. */
+function reportsChanges(state: SessionState): boolean {
+  if (Object.keys(state.files).length > 0) return true;
+  return Object.values(state.toolIndex).some((index) => {
+    const entry = state.entries[index];
+    return entry?.kind === 'tool' && entry.content.some((c) => c.type === 'diff');
+  });
 }
 
 /** Main's side: entries `[from, to)`, clamped to the session and to MAX_RANGE. */
@@ -43,6 +54,12 @@ export function rangeOf(state: SessionState, from: number, to: number): EntryRan
   const start = Math.min(Math.max(0, from), total);
   const end = Math.min(Math.max(start, to), total, start + MAX_RANGE);
   return { from: start, entries: state.entries.slice(start, end), seq: state.lastSeq, total };
+}
+
+/** Main's side: where the entry with this id is (null: no such entry). */
+export function indexOfEntry(state: SessionState, entryId: string): number | null {
+  const index = state.entries.findIndex((entry) => entry.id === entryId);
+  return index === -1 ? null : index;
 }
 
 /** The page's side: the session state, `entries` as long as main's with holes outside the window. */

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { bridge } from '../bridge';
 import { PAGE } from './sessionSync';
 import { sessionSync } from './start';
+import type { EntryPick } from '../../src-shared/session/window';
 import { useStore } from './store';
 
 /*
@@ -27,31 +28,21 @@ export async function ensureEntry(sessionId: string, entryId: string): Promise<n
 }
 
 /**
- * For views that read every entry of a session (the Review panel's changed files, usage totals):
- * loads the whole transcript while mounted. Returns whether every entry is loaded.
+ * For views that read every entry of one kind (the Review list's changes, message numbers, usage
+ * totals): loads those entries wherever they are (`session.pick`) while mounted. Returns whether
+ * main has answered (the entries are in the store, or will be at the `seq` main folded them to).
  */
-export function useAllEntries(sessionId: string): boolean {
-  const complete = useStore((s) => {
-    const entries = s.sessions[sessionId]?.entries;
-    return Boolean(entries) && !hasHole(entries!);
-  });
-  const total = useStore((s) => s.sessions[sessionId]?.entries.length ?? 0);
-  const [, setTries] = useState(0);
+export function usePicked(sessionId: string, pick: EntryPick): boolean {
+  const [done, setDone] = useState<string | null>(null);
+  const key = `${sessionId}:${pick}`;
+  const loaded = useStore((s) => Boolean(s.sessions[sessionId]));
   useEffect(() => {
-    if (complete) return;
+    if (!loaded) return;
     let live = true;
-    void sessionSync.ensure(sessionId, 0, total).then(() => live && setTries((n) => n + 1));
+    void sessionSync.pick(sessionId, pick).then(() => live && setDone(key));
     return () => {
       live = false;
     };
-  }, [sessionId, total, complete]);
-  return complete;
-}
-
-const holeFree = new WeakSet<readonly unknown[]>();
-function hasHole(entries: readonly unknown[]): boolean {
-  if (holeFree.has(entries)) return false;
-  for (let i = 0; i < entries.length; i++) if (entries[i] === undefined) return true;
-  holeFree.add(entries);
-  return false;
+  }, [sessionId, pick, key, loaded]);
+  return done === key;
 }

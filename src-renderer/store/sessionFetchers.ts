@@ -1,4 +1,5 @@
 import type { RequestInput, RequestName, RequestResult } from '../../src-shared/ipc/contract';
+import type { EntryPick } from '../../src-shared/session/window';
 
 type Request = <K extends RequestName>(name: K, input: RequestInput<K>) => Promise<RequestResult<K>>;
 
@@ -12,5 +13,6 @@ export function sessionFetchers(request: Request) {
     fetchEvents: async (sessionId: string, afterSeq: number) => (await request('session.events', { sessionId, afterSeq })).events,
     fetchWindow: (sessionId: string) => request('session.window', { sessionId }),
     fetchRange: (sessionId: string, from: number, to: number) => request('session.entries', { sessionId, from, to }),
+    fetchPick: (sessionId: string, pick: EntryPick) => request('session.pick', { sessionId, pick }),
   };
 }

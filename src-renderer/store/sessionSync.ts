@@ -2,7 +2,7 @@ import type { StoreApi } from 'zustand';
 import type { SessionEvent } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState } from '../../src-shared/session/state';
-import { holesIn, mergeRange, stateFromWindow, type EntryRange, type SessionWindow } from '../../src-shared/session/window';
+import { holesIn, mergeRange, stateFromWindow, type EntryPick, type EntryRange, type SessionWindow } from '../../src-shared/session/window';
 import type { AppliedEvents, AppliedHow } from './appliedEvents';
 
 interface Deps {
@@ -13,8 +13,16 @@ interface Deps {
   fetchWindow?(sessionId: string): Promise<SessionWindow>;
   /** Entries `[from, to)` as main has them (`session.entries`). */
   fetchRange?(sessionId: string, from: number, to: number): Promise<EntryRange>;
+  /** Every entry of one kind of view, wherever it is (`session.pick`). */
+  fetchPick?(sessionId: string, pick: EntryPick): Promise<EntryRange>;
   applied: AppliedEvents;
   onError(error: Error): void;
+}
+
+/** A range main answered, and how to ask for it again. */
+interface Answer {
+  range: EntryRange;
+  again(): Promise<void>;
 }
 
 /** Older entries are fetched in pages of this many (a few screens). */
@@ -34,33 +42,33 @@ const RETRIES = 5;
  * there (the events between skipped those holes, main's copy has them); one the store has gone
  * past is asked again (the events after it skipped the holes and main's copy lacks them).
  */
-export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange, applied, onError }: Deps) {
+export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange, fetchPick, applied, onError }: Deps) {
   const loading = new Map<string, Promise<void>>();
   const held = new Map<string, SessionEvent[]>();
   /** Ranges folded further than the store, by session, until the store reaches their `seq`. */
-  const ahead = new Map<string, EntryRange[]>();
+  const ahead = new Map<string, Answer[]>();
   /** Pages asked for and not answered yet: `${sessionId}:${page}`. */
   const asked = new Map<string, Promise<void>>();
   /** What main said of the whole session with its window (`reportedChanges`). */
   const facts = new Map<string, { reportedChanges: boolean }>();
 
   /** Applies `fresh` to `base`, merging each waiting range exactly when the fold reaches its `seq`. */
-  const reduceWithRanges = (sessionId: string, base: SessionState | undefined, fresh: readonly SessionEvent[], stale: EntryRange[]): SessionState => {
+  const reduceWithRanges = (sessionId: string, base: SessionState | undefined, fresh: readonly SessionEvent[], stale: Answer[]): SessionState => {
     const waiting = ahead.get(sessionId);
     if (!base || !waiting?.length) return reduceSession(base, fresh);
-    waiting.sort((a, b) => a.seq - b.seq);
+    waiting.sort((a, b) => a.range.seq - b.range.seq);
     let state = base;
     let i = 0;
     while (waiting.length && i < fresh.length) {
-      const range = waiting[0];
+      const { range } = waiting[0];
       let j = i;
       while (j < fresh.length && fresh[j].seq <= range.seq) j++;
       state = reduceSession(state, fresh.slice(i, j));
       i = j;
       if (state.lastSeq < range.seq) break;
-      waiting.shift();
+      const answer = waiting.shift()!;
       if (state.lastSeq === range.seq) state = mergeRange(state, range);
-      else stale.push(range);
+      else stale.push(answer);
     }
     return i < fresh.length ? reduceSession(state, fresh.slice(i)) : state;
   };
@@ -68,7 +76,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   /** Folds `events` into the session in one update; tells listeners about the ones that were new. */
   const fold = (sessionId: string, events: readonly SessionEvent[], how: AppliedHow, replace = false): void => {
     let fresh: readonly SessionEvent[] = [];
-    const stale: EntryRange[] = [];
+    const stale: Answer[] = [];
     store.setState((s) => {
       const base = replace ? undefined : s.sessions[sessionId];
       const after = base?.lastSeq ?? 0;
@@ -78,7 +86,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
       return { sessions: { ...s.sessions, [sessionId]: next } };
     });
     applied.emit(sessionId, fresh, how);
-    for (const range of stale) void ensure(sessionId, range.from, range.from + range.entries.length);
+    for (const answer of stale) void answer.again();
   };
 
   const apply = (sessionId: string, events: readonly SessionEvent[]): void => {
@@ -129,12 +137,12 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   };
 
   /** Takes a page main answered: fills the holes now, when the store gets to its `seq`, or asks again. */
-  const receive = (sessionId: string, range: EntryRange, retries: number): Promise<void> | void => {
+  const receive = (sessionId: string, range: EntryRange, again: () => Promise<void>, retries: number): Promise<void> | void => {
     const state = store.getState().sessions[sessionId];
     if (!state) return;
     if (range.seq > state.lastSeq) {
       const waiting = ahead.get(sessionId) ?? [];
-      waiting.push(range);
+      waiting.push({ range, again });
       ahead.set(sessionId, waiting);
       return;
     }
@@ -147,7 +155,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
       });
       return;
     }
-    if (retries > 0) return askPage(sessionId, Math.floor(range.from / PAGE), retries - 1);
+    if (retries > 0) return again();
   };
 
   const askPage = (sessionId: string, page: number, retries = RETRIES): Promise<void> => {
@@ -157,7 +165,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
     const promise = fetchRange(sessionId, page * PAGE, (page + 1) * PAGE)
       .then((range) => {
         asked.delete(key);
-        return receive(sessionId, range, retries);
+        return receive(sessionId, range, () => askPage(sessionId, page, retries - 1), retries);
       })
       .catch((error: Error) => {
         asked.delete(key);
@@ -183,8 +191,26 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
     await Promise.all(pages);
   };
 
+  /** Loads every entry of one kind of view (`session.pick`), with the same `seq` rules as a page. */
+  const pick = (sessionId: string, which: EntryPick, retries = RETRIES): Promise<void> => {
+    const key = `${sessionId}:${which}`;
+    const existing = asked.get(key);
+    if (existing || !fetchPick || !store.getState().sessions[sessionId]) return existing ?? Promise.resolve();
+    const promise = fetchPick(sessionId, which)
+      .then((range) => {
+        asked.delete(key);
+        return receive(sessionId, range, () => pick(sessionId, which, retries - 1), retries);
+      })
+      .catch((error: Error) => {
+        asked.delete(key);
+        onError(error);
+      });
+    asked.set(key, promise);
+    return promise;
+  };
+
   /** Whether main reported file changes in the session when it sent its window (entries not loaded included). */
   const reportedChanges = (sessionId: string): boolean => facts.get(sessionId)?.reportedChanges ?? false;
 
-  return { apply, load, ensure, reportedChanges };
+  return { apply, load, ensure, pick, reportedChanges };
 }

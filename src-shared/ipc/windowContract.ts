@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EntryRange, SessionWindow } from '../session/window';
-import { MAX_RANGE, WINDOW_SIZE } from '../session/window';
+import { MAX_RANGE, PICKS, WINDOW_SIZE, type EntryPick } from '../session/window';
 import { request } from './define';
 import { sessionIdSchema } from './ids';
 
@@ -15,6 +15,10 @@ export const windowRequests = {
   'session.entries': request<EntryRange>()(
     z.object({ sessionId: sessionIdSchema, from: index, to: index }).strict(),
     `Entries [from, to) of an open session as main has them now (at most ${MAX_RANGE}), with the \`seq\` they are folded to.`,
+  ),
+  'session.pick': request<EntryRange>()(
+    z.object({ sessionId: sessionIdSchema, pick: z.enum(Object.keys(PICKS) as [EntryPick, ...EntryPick[]]) }).strict(),
+    'Every entry of an open session one kind of view reads, with their indices: `changes` (the Review list), `user` (message numbers), `stop` (usage totals).',
   ),
   'session.locate': request<{ index: number | null }>()(
     z.object({ sessionId: sessionIdSchema, entryId: z.string().min(1).max(300) }).strict(),

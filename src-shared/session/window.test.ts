@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from './events';
 import { reduceSession } from './reducer';
 import type { SessionState } from './state';
-import { holesIn, mergeRange, rangeOf, stateFromWindow, windowOf } from './window';
+import { holesIn, mergeRange, pickOf, rangeOf, stateFromWindow, windowOf } from './window';
 
 /** A log of bodies numbered as main records them. */
 function numbered(bodies: SessionEventBody[], from = 1): SessionEvent[] {
@@ -104,5 +104,16 @@ describe('a session paged from main (window.ts)', () => {
     expect(jumped.entries[target]).toEqual(main.entries[target]);
     expect(holesIn(jumped.entries, target + 5, main.entries.length - 10)).toEqual({ from: target + 5, to: main.entries.length - 10 });
     expect(holesIn(jumped.entries, 0, target - 5)).toEqual({ from: 0, to: target - 5 });
+  });
+});
+
+describe('a pick: every entry one kind of view reads, wherever it is', () => {
+  it('fills the holes at the picked indices and nothing else', () => {
+    const { main, page } = opened(10);
+    const picked = mergeRange(page, pickOf(main, 'user'));
+    const users = main.entries.flatMap((entry, index) => (entry.kind === 'user' ? [index] : []));
+    expect(users).toHaveLength(60);
+    for (const index of users) expect(picked.entries[index]).toEqual(main.entries[index]);
+    expect(picked.entries[main.toolIndex.c0]).toBeUndefined();
   });
 });

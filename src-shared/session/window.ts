@@ -18,10 +18,14 @@ export interface SessionWindow {
   reportedChanges: boolean;
 }
 
-/** Entries `[from, from + entries.length)` of a session, as main had them when folded to `seq`. */
+/**
+ * Entries `[from, from + entries.length)` of a session, as main had them when folded to `seq`;
+ * with `indices`, the entries at those indices instead (a pick, see PICKS).
+ */
 export interface EntryRange {
   from: number;
   entries: TranscriptEntry[];
+  indices?: number[];
   /** The last event main had folded into these entries. */
   seq: number;
   total: number;
@@ -54,6 +58,31 @@ export function rangeOf(state: SessionState, from: number, to: number): EntryRan
   const start = Math.min(Math.max(0, from), total);
   const end = Math.min(Math.max(start, to), total, start + MAX_RANGE);
   return { from: start, entries: state.entries.slice(start, end), seq: state.lastSeq, total };
+}
+
+/**
+ * The entries a view that reads the whole session needs, wherever they are: the Review list
+ * (changes: tool calls with a diff, written files), message numbers (the person's messages),
+ * usage totals (turn ends).
+ */
+export const PICKS = {
+  changes: (entry: TranscriptEntry) => entry.kind === 'file' || (entry.kind === 'tool' && entry.content.some((c) => c.type === 'diff')),
+  user: (entry: TranscriptEntry) => entry.kind === 'user',
+  stop: (entry: TranscriptEntry) => entry.kind === 'stop',
+};
+export type EntryPick = keyof typeof PICKS;
+
+/** Main's side: every entry a pick selects, with its index. */
+export function pickOf(state: SessionState, pick: EntryPick): EntryRange {
+  const test = PICKS[pick];
+  const entries: TranscriptEntry[] = [];
+  const indices: number[] = [];
+  state.entries.forEach((entry, index) => {
+    if (!test(entry)) return;
+    entries.push(entry);
+    indices.push(index);
+  });
+  return { from: 0, entries, indices, seq: state.lastSeq, total: state.entries.length };
 }
 
 /** Main's side: where the entry with this id is (null: no such entry). */
@@ -95,7 +124,7 @@ export function holesIn(entries: readonly (TranscriptEntry | undefined)[], from:
 export function mergeRange(state: SessionState, range: EntryRange): SessionState {
   let entries: TranscriptEntry[] | null = null;
   for (let i = 0; i < range.entries.length; i++) {
-    const at = range.from + i;
+    const at = range.indices ? range.indices[i] : range.from + i;
     if (!isHole(state.entries, at)) continue;
     entries ??= state.entries.slice();
     entries[at] = range.entries[i];

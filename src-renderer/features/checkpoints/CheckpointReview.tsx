@@ -3,7 +3,7 @@ import type { ReviewFile } from '../../../src-shared/ipc/checkpointContract';
 import { lineHunks, type LineHunk } from '../../../src-shared/diff/lineHunks';
 import { SESSION_SCOPE } from '../../../src-shared/session/checkpointEvents';
 import { keptKey } from '../../../src-shared/session/reduceCheckpoints';
-import { useAllEntries, useSessionUi, useStore } from '../../store';
+import { usePicked, useSessionUi, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { DiffBlock } from '../diff/DiffBlock';
 import { keepHunks, rejectChange, reviewFiles } from './actions';
@@ -30,8 +30,8 @@ export function useHasCheckpointChanges(sessionId: string): boolean {
  */
 export function CheckpointReview({ sessionId }: { sessionId: string }) {
   const checkpoints = useStore((s) => s.sessions[sessionId]?.checkpoints);
-  // Message numbers count every message: the whole transcript is loaded while shown (paging, issue 23).
-  const loaded = useAllEntries(sessionId);
+  // Message numbers count every message: all of them are loaded while shown (paging, issue 23).
+  const loaded = usePicked(sessionId, 'user');
   const userNumbers = useStore((s) => (loaded ? s.sessions[sessionId]?.entries : undefined));
   const scope = useSessionUi(sessionId, (ui) => ui.reviewScope ?? SESSION_SCOPE);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);

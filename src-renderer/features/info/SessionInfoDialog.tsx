@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { agentInfoView, capabilitiesOf } from '../../../src-shared/acp/agent';
-import { useAllEntries, useStore } from '../../store';
+import { usePicked, useStore } from '../../store';
 import { MainLogSection } from './MainLogSection';
 import { describeTurnUsage, sessionTurnUsage } from '../../../src-shared/acp/turnUsage';
 import { GatedControlsSection } from './GatedControlsSection';
@@ -19,7 +19,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
   const dialog = useRef<HTMLDialogElement>(null);
   const session = useStore((s) => s.sessions[sessionId]);
   const agent = useStore((s) => s.app?.agents.find((a) => a.id === s.sessions[sessionId]?.agentId));
-  const allLoaded = useAllEntries(sessionId);
+  const allLoaded = usePicked(sessionId, 'stop');
   const [stderr, setStderr] = useState<string[] | null>(null);
 
   const loadStderr = async () => {
@@ -46,7 +46,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
     ...Object.keys(caps.session).map((key): [string, boolean] => [`Session ${key}`, true]),
   ];
   const usage = session.usage;
-  // Every turn's usage: the whole transcript is loaded while the dialog is open (paging, issue 23).
+  // Every turn's usage: every turn's end is loaded while the dialog is open (paging, issue 23).
   const turnTotals = allLoaded ? sessionTurnUsage(session.entries) : null;
   return (
     <dialog ref={dialog} className="dialog info-dialog" aria-labelledby="info-title" onClose={onClose}>

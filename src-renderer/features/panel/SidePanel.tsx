@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { TerminalState } from '../../../src-shared/session/state';
-import { useAllEntries, useSessionUi, useStore, windowReportsChanges, type PanelTab } from '../../store';
+import { usePicked, useSessionUi, useStore, windowReportsChanges, type PanelTab } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { CheckpointReview, useHasCheckpointChanges } from '../checkpoints';
 import { DiffBlock } from '../diff/DiffBlock';
@@ -105,8 +105,8 @@ function Review({ sessionId }: { sessionId: string }) {
 }
 
 function ReviewView({ sessionId }: { sessionId: string }) {
-  // Every change of the session: the whole transcript is loaded while the list is shown (paging, issue 23).
-  const loaded = useAllEntries(sessionId);
+  // Every change of the session: its tool calls with diffs and written files are loaded while the list is shown (paging, issue 23).
+  const loaded = usePicked(sessionId, 'changes');
   const entries = useStore((s) => (loaded ? s.sessions[sessionId]?.entries : undefined));
   const files = useStore((s) => s.sessions[sessionId]?.files);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);

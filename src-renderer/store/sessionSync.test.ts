@@ -3,7 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import type { SessionEvent } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { SessionState, ToolCallEntry } from '../../src-shared/session/state';
-import { rangeOf, windowOf, type EntryRange } from '../../src-shared/session/window';
+import { pickOf, rangeOf, windowOf, type EntryRange } from '../../src-shared/session/window';
 import { createAppliedEvents, type AppliedHow } from './appliedEvents';
 import { createSessionSync } from './sessionSync';
 
@@ -216,5 +216,40 @@ describe('a session opened from its newest window fills older pages as main answ
     t.ranges.shift()!.resolve(rangeOf(mainAt(302), 0, 100));
     await t.settle();
     expect(t.session().entries[0]).toEqual(mainAt(302).entries[0]);
+  });
+});
+
+describe('a pick (every entry of one kind, wherever it is)', () => {
+  it('is asked once per opened window: a view shown again asks main nothing', async () => {
+    const store = createStore<{ sessions: Record<string, SessionState> }>()(() => ({ sessions: {} }));
+    const created: SessionEvent = { kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w', sessionId: 's', seq: 1, ts: 1 };
+    const prompts: SessionEvent[] = Array.from({ length: 200 }, (_, i) => ({
+      kind: 'turn.started',
+      turnId: `t${i}`,
+      prompt: [{ type: 'text', text: `q${i}` }],
+      sessionId: 's',
+      seq: i + 2,
+      ts: i + 2,
+    }));
+    const main = reduceSession(undefined, [created, ...prompts]);
+    let picks = 0;
+    const sync = createSessionSync({
+      store,
+      applied: createAppliedEvents(),
+      onError: (error) => {
+        throw error;
+      },
+      fetchEvents: async () => [],
+      fetchWindow: async () => windowOf(main, 10),
+      fetchPick: async (_sessionId, pick) => {
+        picks++;
+        return pickOf(main, pick);
+      },
+    });
+    await sync.load('s');
+    await sync.pick('s', 'user');
+    expect(store.getState().sessions.s.entries).toEqual(main.entries);
+    await sync.pick('s', 'user');
+    expect(picks).toBe(1);
   });
 });

@@ -49,6 +49,8 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   const ahead = new Map<string, Answer[]>();
   /** Pages asked for and not answered yet: `${sessionId}:${page}`. */
   const asked = new Map<string, Promise<void>>();
+  /** Picks answered since the session's window was loaded: later entries of the kind arrive live. */
+  const picked = new Set<string>();
   /** What main said of the whole session with its window (`reportedChanges`). */
   const facts = new Map<string, { reportedChanges: boolean }>();
 
@@ -107,6 +109,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   const openWindow = async (sessionId: string, fetch: NonNullable<Deps['fetchWindow']>): Promise<void> => {
     const window = await fetch(sessionId);
     ahead.delete(sessionId);
+    for (const key of picked) if (key.startsWith(`${sessionId}:`)) picked.delete(key);
     facts.set(sessionId, { reportedChanges: window.reportedChanges });
     store.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: stateFromWindow(window) } }));
   };
@@ -195,10 +198,11 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   const pick = (sessionId: string, which: EntryPick, retries = RETRIES): Promise<void> => {
     const key = `${sessionId}:${which}`;
     const existing = asked.get(key);
-    if (existing || !fetchPick || !store.getState().sessions[sessionId]) return existing ?? Promise.resolve();
+    if (existing || picked.has(key) || !fetchPick || !store.getState().sessions[sessionId]) return existing ?? Promise.resolve();
     const promise = fetchPick(sessionId, which)
       .then((range) => {
         asked.delete(key);
+        picked.add(key);
         return receive(sessionId, range, () => pick(sessionId, which, retries - 1), retries);
       })
       .catch((error: Error) => {

@@ -137,10 +137,11 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.
   const focus = useStore((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
   const focusIndex = focus ? entries.findIndex((entry) => entry?.id === focus) : -1;
-  // Not among the loaded entries: ask main where it is and load the page around it first.
+  // Not among the loaded entries: ask main where it is and load the page around it first (again
+  // once the session has loaded, if it had not when the search result was opened).
   useEffect(() => {
     if (focus && focusIndex === -1) void ensureEntry(sessionId, focus);
-  }, [sessionId, focus, focusIndex]);
+  }, [sessionId, focus, focusIndex, count]);
   // Rows near the viewport that are not loaded yet (placeholders): fetched from main.
   useEffect(() => {
     if (end > start) void ensureEntries(sessionId, start, end);

@@ -39,7 +39,9 @@ async function promptsShown(page: Page): Promise<string[]> {
   return texts.map((text) => /^Question \d+/.exec(text)?.[0] ?? text.replace(/Restore files.*$/, '').trim());
 }
 
-test('a long session opens at its newest entries, pages older ones in order, jumps to a search hit far back and takes a live turn @v1', async ({ page }) => {
+test('a long session opens at its newest entries, pages older ones in order, jumps to a search hit far back (open or closed) and takes a live turn @v1', async ({
+  page,
+}) => {
   const agents = [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0', '--resume'])];
   const first = await startHost({ settings: { agents } });
   hosts.push(first);
@@ -83,4 +85,12 @@ test('a long session opens at its newest entries, pages older ones in order, jum
   expect(last.at(-1)).toBe('a live turn after paging');
   expect(last.at(-2)).toBe(`Question ${TURNS - 1}`);
   await shot(page, 'long-session-live-turn');
+
+  // The same search hit with the session's tab closed: it opens the session, then jumps.
+  await page.getByRole('tab').first().press('Delete');
+  await expect(page.getByRole('tab')).toHaveCount(0);
+  await page.getByRole('button', { name: 'History' }).click();
+  await page.getByRole('searchbox', { name: 'Search all sessions' }).fill('pangolin');
+  await page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /you/ }).first().click();
+  await expect(transcript.getByText('Question 3 pangolin:')).toBeInViewport();
 });

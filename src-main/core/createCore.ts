@@ -30,6 +30,7 @@ import { remoteAgentHandlers, withRemote } from './remoteAgentHandlers';
 import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
+import { windowHandlers } from './windowHandlers';
 import { Inspector, inspectorHandlers } from './inspector';
 
 /**
@@ -231,6 +232,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       return state();
     },
     ...sessionRows,
+    ...windowHandlers(sessions),
     ...fsHandlers({
       defaultFolder: () => options.defaultCwd ?? homedir(),
       sessionFolders: (sessionId) => {

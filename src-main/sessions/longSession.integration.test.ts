@@ -35,3 +35,64 @@ describe('opening a 50,000-entry session', () => {
     expect(after!.state.lastSeq).toBe(lastSeq + 10);
   }, 120_000);
 });
+
+/**
+ * The page's side of the guard (issue 23, paging): what crosses the contract to open a
+ * 50,000-entry session in the page is bounded by the window, not the length; older entries come
+ * a page at a time, each the same as main's.
+ */
+describe('the page opening a 50,000-entry session', () => {
+  it('gets the newest window of entries and no events, then older pages on demand', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const { createStore } = await import('zustand/vanilla');
+    const { makeCore } = await import('../testing/coreHarness');
+    const { createAppliedEvents } = await import('../../src-renderer/store/appliedEvents');
+    const { createSessionSync, PAGE } = await import('../../src-renderer/store/sessionSync');
+    const { sessionFetchers } = await import('../../src-renderer/store/sessionFetchers');
+    const { WINDOW_SIZE } = await import('../../src-shared/session/window');
+    type SessionState = import('../../src-shared/session/state').SessionState;
+    type Request = Parameters<typeof sessionFetchers>[0];
+
+    const h = makeCore();
+    mkdirSync(join(h.dataDir, 'sessions'), { recursive: true });
+    const lastSeq = writeLongLog(join(h.dataDir, 'sessions', 's_long.jsonl'), 50_000, 's_long');
+    await h.core.handlers['session.open']({ sessionId: 's_long' });
+
+    // Everything the page is sent, counted by what it carries.
+    let entriesSent = 0;
+    let eventsSent = 0;
+    const request = (async (name: string, input: unknown) => {
+      const result = (await (h.core.handlers as unknown as Record<string, (input: unknown) => Promise<unknown>>)[name]!(input)) as Record<string, unknown>;
+      if (Array.isArray(result.events)) eventsSent += result.events.length;
+      const entries = (result.state as { entries?: unknown[] } | undefined)?.entries ?? result.entries;
+      if (Array.isArray(entries)) entriesSent += entries.length;
+      return result;
+    }) as Request;
+    const store = createStore<{ sessions: Record<string, SessionState> }>()(() => ({ sessions: {} }));
+    const sync = createSessionSync({
+      store,
+      applied: createAppliedEvents(),
+      onError: (error) => {
+        throw error;
+      },
+      ...sessionFetchers(request),
+    });
+
+    await sync.load('s_long');
+    const page = store.getState().sessions.s_long;
+    const main = await h.core.handlers['session.entries']({ sessionId: 's_long', from: 49_999, to: 50_000 });
+    expect(eventsSent).toBe(0);
+    expect(entriesSent).toBe(WINDOW_SIZE);
+    expect(page.entries).toHaveLength(50_000);
+    expect(page.lastSeq).toBe(lastSeq);
+    expect(page.entries[49_999]).toEqual(main.entries[0]);
+    expect(page.entries[0]).toBeUndefined();
+
+    // Scrolled to the top: the first page, as main has it.
+    await sync.ensure('s_long', 0, 10);
+    const top = await h.core.handlers['session.entries']({ sessionId: 's_long', from: 0, to: PAGE });
+    expect(entriesSent).toBe(WINDOW_SIZE + PAGE);
+    expect(store.getState().sessions.s_long.entries.slice(0, PAGE)).toEqual(top.entries);
+    expect(eventsSent).toBe(0);
+  }, 180_000);
+});

@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import type { SessionSummary } from '../../src-shared/ipc/appState';
 import type { ContentBlock, SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import type { Settings } from '../../src-shared/settings';
+import type { SessionState } from '../../src-shared/session/state';
 import { type ClientSide } from '../acp/clientSide';
 import { UserError } from '../errors/errors';
 import type { AgentLink, AgentSessionInfo } from '../acp/agentLink';
@@ -145,6 +146,13 @@ export class SessionManager {
     this.batcher.flush();
     const { events } = await readEventLog(session.log.file);
     return events.filter((event) => event.seq > afterSeq);
+  }
+
+  /** The state folded to every event recorded, once the batch is flushed (the page has been sent each of them). */
+  current(sessionId: string): SessionState {
+    const session = this.get(sessionId);
+    this.batcher.flush();
+    return session.fold();
   }
 
   // ---------------------------------------------------------------- opening

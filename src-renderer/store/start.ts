@@ -1,5 +1,6 @@
 import { bridge } from '../bridge';
 import { createFrameQueue } from './frameQueue';
+import { sessionFetchers } from './sessionFetchers';
 import { createSessionSync } from './sessionSync';
 import { appliedEvents, useStore } from './store';
 import { publishTerminalOutput } from './terminalBus';
@@ -7,7 +8,7 @@ import { publishTerminalOutput } from './terminalBus';
 /** Session states follow main's logs (see sessionSync.ts); created once per window by `startStore`. */
 export const sessionSync = createSessionSync({
   store: useStore,
-  fetchEvents: async (sessionId, afterSeq) => (await bridge.request('session.events', { sessionId, afterSeq })).events,
+  ...sessionFetchers((name, input) => bridge.request(name, input)),
   applied: appliedEvents,
   onError: (error) => useStore.getState().showToast(error.message),
 });

@@ -5,10 +5,10 @@ export type { TurnUsage } from '../session/controls';
 const FIELDS = ['inputTokens', 'outputTokens', 'thoughtTokens', 'cachedReadTokens', 'cachedWriteTokens'] as const;
 
 /** The session's totals: the usage of every turn that reported one, added up, and how many did. */
-export function sessionTurnUsage(entries: readonly { kind: string; usage?: TurnUsage | null }[]): (TurnUsage & { turns: number }) | null {
+export function sessionTurnUsage(entries: readonly ({ kind: string; usage?: TurnUsage | null } | undefined)[]): (TurnUsage & { turns: number }) | null {
   let sum: TurnUsage & { turns: number } = { totalTokens: 0, turns: 0 };
   for (const entry of entries) {
-    if (entry.kind !== 'stop') continue;
+    if (entry?.kind !== 'stop') continue;
     const usage = entry.usage;
     if (!usage) continue;
     const next: TurnUsage & { turns: number } = { ...sum, totalTokens: sum.totalTokens + usage.totalTokens, turns: sum.turns + 1 };

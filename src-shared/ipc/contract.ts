@@ -11,6 +11,7 @@ import { worktreeRequests } from './worktreeContract';
 import { remoteRequests } from './remoteContract';
 import { checkpointRequests } from './checkpointContract';
 import { inspectorEvents, inspectorRequests } from './inspectorContract';
+import { windowRequests } from './windowContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -129,6 +130,7 @@ export const requests = {
   ...remoteRequests,
   ...checkpointRequests,
   ...inspectorRequests,
+  ...windowRequests,
 } as const;
 
 export const events = {

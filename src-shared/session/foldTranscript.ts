@@ -3,6 +3,7 @@ import { isObject } from '../acp/read';
 import type { AgentEventBody, MessageRole, PlanItem, ToolCallFields } from './agentEvents';
 import type { ContentBlock, EventBase } from './events';
 import type { PlanEntryItem, SessionState, ToolCallEntry, TranscriptEntry } from './state';
+import { isHole } from './window';
 
 /*
  * The parts of the fold (reducer.ts) that build the transcript from what the agent reported:
@@ -54,6 +55,8 @@ export function appendChunk(state: SessionState, role: MessageRole, content: Con
   }
   const key = messageId ? `${role}:${messageId}` : undefined;
   let index = key !== undefined ? state.messageIndex?.[key] : undefined;
+  // A page holding only some entries (window.ts): main's copy of this message is the truth.
+  if (index !== undefined && isHole(entries, index)) return;
   if (index !== undefined && entries[index]?.kind !== (role === 'agent' ? 'agent' : 'thought')) index = undefined;
   if (index === undefined && tail) {
     if (role === 'thought' && tail.kind === 'thought' && !isIndexed(state, entries.length - 1, 'thought')) index = entries.length - 1;
@@ -85,6 +88,7 @@ export function upsertMessage(state: SessionState, role: MessageRole, messageId:
   const key = `${role}:${messageId}`;
   const kind = role === 'agent' ? 'agent' : role === 'thought' ? 'thought' : 'user';
   let index = state.messageIndex?.[key];
+  if (index !== undefined && isHole(state.entries, index)) return;
   if (index !== undefined && state.entries[index]?.kind !== kind) index = undefined;
   if (index !== undefined && content === undefined) return;
   const blocks = content ?? [];
@@ -156,6 +160,7 @@ export function replacePlan(state: SessionState, planId: string | undefined, ite
   const entries: PlanEntryItem[] = items.map(({ content, priority, status, raw }) => ({ content, priority, status, raw }));
   state.plan = entries;
   const index = planId === undefined ? lastPlanInTurn(state) : (state.planIndex?.[planId] ?? -1);
+  if (isHole(state.entries, index)) return;
   if (index !== -1 && state.entries[index]?.kind === 'plan') {
     state.entries[index] = { kind: 'plan', id: state.entries[index].id, entries };
     return;
@@ -167,6 +172,8 @@ export function replacePlan(state: SessionState, planId: string | undefined, ite
 function lastPlanInTurn(state: SessionState): number {
   for (let i = state.entries.length - 1; i >= 0; i--) {
     const entry = state.entries[i];
+    // Not loaded on this page: it may be the plan, so nothing here may replace it.
+    if (entry === undefined) return i;
     if (entry.kind === 'plan') return i;
     if (entry.kind === 'user' || entry.kind === 'stop') return -1;
   }

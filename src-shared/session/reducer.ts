@@ -6,6 +6,7 @@ import type { SessionEvent } from './events';
 import { applySessionState, appendChunk, applyToolFields, newTool, replacePlan, upsertMessage, type FoldHelpers } from './foldTranscript';
 import { applyCheckpointEvent, isCheckpointEvent } from './reduceCheckpoints';
 import { emptySession, type SessionState, type ToolCallEntry, type TranscriptEntry } from './state';
+import { isHole } from './window';
 
 /**
  * Applies a batch of events to a session's state and returns the new state.
@@ -115,7 +116,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         entry.status = 'awaiting_permission';
         state.toolIndex[toolCallId] = state.entries.length;
         push(state, entry);
-      } else {
+      } else if (!isHole(state.entries, index)) {
         const current = state.entries[index] as ToolCallEntry;
         state.entries[index] = applyToolFields({ ...current, permissionRequestId: event.requestId, status: 'awaiting_permission' }, event.tool, false);
       }
@@ -127,7 +128,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
       state.permissions = state.permissions.filter((p) => p.requestId !== event.requestId);
       if (pending) {
         const index = state.toolIndex[pending.toolCallId];
-        if (index !== undefined) {
+        if (index !== undefined && !isHole(state.entries, index)) {
           const current = state.entries[index] as ToolCallEntry;
           const option = pending.options.find((o) => o.optionId === event.optionId);
           const rejected = !option || option.kind.startsWith('reject');
@@ -295,6 +296,8 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         push(state, applyToolFields(newTool(event.toolCallId, entryId(state, event.seq)), event.fields, false));
         return;
       }
+      // A page holding only some entries (window.ts): main's copy of this one is the truth.
+      if (isHole(state.entries, index)) return;
       state.entries[index] = applyToolFields(state.entries[index] as ToolCallEntry, event.fields, event.metaPatch === true);
       return;
     }
@@ -304,6 +307,7 @@ function applyEvent(state: SessionState, event: SessionEvent): void {
         index = state.toolIndex[event.toolCallId] = state.entries.length;
         push(state, newTool(event.toolCallId, entryId(state, event.seq)));
       }
+      if (isHole(state.entries, index)) return;
       const current = state.entries[index] as ToolCallEntry;
       state.entries[index] = { ...current, content: [...current.content, event.content] };
       return;

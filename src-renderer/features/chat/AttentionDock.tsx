@@ -1,4 +1,4 @@
-import { EMPTY, useStore } from '../../store';
+import { EMPTY, ensureEntries, useStore } from '../../store';
 import { AgentText } from '../../ui/AgentText';
 import { Icon } from '../../ui/Icon';
 import { ElicitationCard } from '../elicitation/ElicitationCard';
@@ -25,10 +25,11 @@ export function AttentionDock({ sessionId }: { sessionId: string }) {
           <button
             type="button"
             className="link-button"
-            onClick={() => {
-              // Bring the tool call into view (it may be scrolled out of the virtualized list), then focus its first option.
+            onClick={async () => {
+              // Bring the tool call into view (it may be scrolled out of the virtualized list, or not loaded), then focus its first option.
+              const index = useStore.getState().sessions[sessionId]?.toolIndex[p.toolCallId];
+              if (index !== undefined) await ensureEntries(sessionId, index, index + 1);
               const state = useStore.getState().sessions[sessionId];
-              const index = state?.toolIndex[p.toolCallId];
               const entry = index !== undefined ? state?.entries[index] : undefined;
               if (entry) useStore.getState().setFocusEntry({ sessionId, entryId: entry.id });
               setTimeout(() => {

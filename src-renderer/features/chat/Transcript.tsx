@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
-import { useStore } from '../../store';
+import { ensureEntries, ensureEntry, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
 import { useViewShown } from '../../ui/viewShown';
@@ -16,8 +16,12 @@ const OVERSCAN = 800;
 /** How close to the bottom counts as "at the bottom". */
 const BOTTOM_SLACK = 24;
 
+/** An entry not loaded yet (paging, issue 23): the average of the kinds a turn is made of. */
+const HOLE_HEIGHT = 80;
+
 function estimate(entry: TranscriptEntry | undefined): number {
-  return ESTIMATES[entry?.kind ?? 'unknown'] ?? 60;
+  if (!entry) return HOLE_HEIGHT;
+  return ESTIMATES[entry.kind] ?? 60;
 }
 
 /**
@@ -55,7 +59,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const offsets = new Float64Array(count + 1);
   for (let i = 0; i < count; i++) {
     const entry = entries[i];
-    offsets[i + 1] = offsets[i] + (heights.get(entry.id) ?? estimate(entry));
+    offsets[i + 1] = offsets[i] + ((entry && heights.get(entry.id)) ?? estimate(entry));
   }
   const total = offsets[count];
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
@@ -140,9 +144,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   // A search result asked for an entry (history): scroll to its offset so the
   // virtualized row mounts, then centre and mark it. Waits until the entry has loaded.
   const focus = useStore((s) => (s.focusEntry?.sessionId === sessionId ? s.focusEntry.entryId : null));
-  const focusIndex = focus ? entries.findIndex((entry) => entry.id === focus) : -1;
+  const focusIndex = focus ? entries.findIndex((entry) => entry?.id === focus) : -1;
   // A kept view that is hidden (SessionViews.tsx) leaves the entry for when it is shown.
   const shown = useViewShown();
+  // Not among the loaded entries: ask main where it is and load the page around it first (again
+  // once the session has loaded, if it had not when the search result was opened).
+  useEffect(() => {
+    if (focus && focusIndex === -1) void ensureEntry(sessionId, focus);
+  }, [sessionId, focus, focusIndex, count]);
+  // Rows near the viewport that are not loaded yet (placeholders): fetched from main.
+  useEffect(() => {
+    if (end > start) void ensureEntries(sessionId, start, end);
+  }, [sessionId, start, end, entries]);
   useLayoutEffect(() => {
     const element = scroller.current;
     if (!focus || focusIndex === -1 || !element || !shown) return;
@@ -200,9 +213,13 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         ) : (
           <div ref={inner} className="transcript-inner" data-rows-total={count}>
             <div className="spacer" style={{ height: offsets[start] }} aria-hidden="true" />
-            {entries.slice(start, end).map((entry, i) => (
-              <Row key={entry.id} id={entry.id} index={start + i} sessionId={sessionId} observer={rowObserver.current} />
-            ))}
+            {rowsOf(entries, start, end).map(({ entry, index }) =>
+              entry ? (
+                <Row key={entry.id} id={entry.id} index={index} sessionId={sessionId} observer={rowObserver.current} />
+              ) : (
+                <div key={`hole:${index}`} className="row row-loading" data-index={index} style={{ height: HOLE_HEIGHT }} aria-busy="true" />
+              ),
+            )}
             <div className="spacer" style={{ height: total - offsets[end] }} aria-hidden="true" />
           </div>
         )}
@@ -230,6 +247,13 @@ function Row({ id, index, sessionId, observer }: { id: string; index: number; se
       <EntryView sessionId={sessionId} index={index} />
     </div>
   );
+}
+
+/** Rows `[start, end)`, holes included (`slice().map()` skips the slots of entries not loaded). */
+function rowsOf(entries: readonly (TranscriptEntry | undefined)[], start: number, end: number) {
+  const rows: { entry: TranscriptEntry | undefined; index: number }[] = [];
+  for (let index = start; index < end; index++) rows.push({ entry: entries[index], index });
+  return rows;
 }
 
 /** The first index whose offset is greater than `value`. */

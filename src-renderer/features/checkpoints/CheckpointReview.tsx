@@ -3,7 +3,7 @@ import type { ReviewFile } from '../../../src-shared/ipc/checkpointContract';
 import { lineHunks, type LineHunk } from '../../../src-shared/diff/lineHunks';
 import { SESSION_SCOPE } from '../../../src-shared/session/checkpointEvents';
 import { keptKey } from '../../../src-shared/session/reduceCheckpoints';
-import { useSessionUi, useStore } from '../../store';
+import { usePicked, useSessionUi, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { DiffBlock } from '../diff/DiffBlock';
 import { keepHunks, rejectChange, reviewFiles } from './actions';
@@ -30,7 +30,9 @@ export function useHasCheckpointChanges(sessionId: string): boolean {
  */
 export function CheckpointReview({ sessionId }: { sessionId: string }) {
   const checkpoints = useStore((s) => s.sessions[sessionId]?.checkpoints);
-  const userNumbers = useStore((s) => s.sessions[sessionId]?.entries);
+  // Message numbers count every message: all of them are loaded while shown (paging, issue 23).
+  const loaded = usePicked(sessionId, 'user');
+  const userNumbers = useStore((s) => (loaded ? s.sessions[sessionId]?.entries : undefined));
   const scope = useSessionUi(sessionId, (ui) => ui.reviewScope ?? SESSION_SCOPE);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);
   const [files, setFiles] = useState<ReviewFile[] | null>(null);
@@ -58,7 +60,7 @@ export function CheckpointReview({ sessionId }: { sessionId: string }) {
   const turns = useMemo(() => {
     const numbers = new Map<string, number>();
     let count = 0;
-    for (const entry of userNumbers ?? []) if (entry.kind === 'user') numbers.set(entry.turnId, ++count);
+    for (const entry of userNumbers ?? []) if (entry?.kind === 'user') numbers.set(entry.turnId, ++count);
     return (checkpoints?.order ?? [])
       .filter((turnId) => (checkpoints?.turns[turnId]?.files?.length ?? 0) > 0)
       .map((turnId) => ({ turnId, number: numbers.get(turnId) ?? 0, count: checkpoints!.turns[turnId].files!.length }));

@@ -12,6 +12,8 @@ export function RestoreButton({ sessionId, turnId }: { sessionId: string; turnId
     const entries = s.sessions[sessionId]?.entries ?? [];
     let count = 0;
     for (const entry of entries) {
+      // An entry not loaded (paging, issue 23) may be a message: the number is unknown.
+      if (entry === undefined) return 0;
       if (entry.kind === 'user') count++;
       if (entry.kind === 'user' && entry.turnId === turnId) return count;
     }
@@ -32,7 +34,12 @@ export function RestoreButton({ sessionId, turnId }: { sessionId: string; turnId
         <Icon name="retry" /> Restore files to before this message
       </button>
       {open && (
-        <RestoreDialog sessionId={sessionId} checkpointId={checkpointId} title={`Restore files to before message ${number}`} onClose={() => setOpen(false)} />
+        <RestoreDialog
+          sessionId={sessionId}
+          checkpointId={checkpointId}
+          title={number ? `Restore files to before message ${number}` : 'Restore files to before this message'}
+          onClose={() => setOpen(false)}
+        />
       )}
     </>
   );
@@ -42,7 +49,11 @@ export function RestoreButton({ sessionId, turnId }: { sessionId: string; turnId
 export function TurnChanges({ sessionId, index }: { sessionId: string; index: number }) {
   const turnId = useStore((s) => {
     const entries = s.sessions[sessionId]?.entries ?? [];
-    for (let i = index; i >= 0; i--) if (entries[i]?.kind === 'user') return (entries[i] as { turnId: string }).turnId;
+    for (let i = index; i >= 0; i--) {
+      // Not loaded (paging, issue 23): its turn is not known here.
+      if (entries[i] === undefined) return null;
+      if (entries[i].kind === 'user') return (entries[i] as { turnId: string }).turnId;
+    }
     return null;
   });
   const count = useStore((s) => (turnId ? s.sessions[sessionId]?.checkpoints?.turns[turnId]?.files?.length : undefined));

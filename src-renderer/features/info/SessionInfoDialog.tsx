@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useStore } from '../../store';
+import { usePicked, useStore } from '../../store';
 import { MainLogSection } from './MainLogSection';
 import { describeTurnUsage, sessionTurnUsage } from '../../../src-shared/acp/turnUsage';
 import { GatedControlsSection } from './GatedControlsSection';
@@ -18,6 +18,7 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
   const dialog = useRef<HTMLDialogElement>(null);
   const session = useStore((s) => s.sessions[sessionId]);
   const agent = useStore((s) => s.app?.agents.find((a) => a.id === s.sessions[sessionId]?.agentId));
+  const allLoaded = usePicked(sessionId, 'stop');
   const [stderr, setStderr] = useState<string[] | null>(null);
 
   const loadStderr = async () => {
@@ -44,7 +45,8 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
     ...(caps?.sessionCapabilities ?? []).map((key): [string, boolean] => [`Session ${key}`, true]),
   ];
   const usage = session.usage;
-  const turnTotals = sessionTurnUsage(session.entries);
+  // Every turn's usage: every turn's end is loaded while the dialog is open (paging, issue 23).
+  const turnTotals = allLoaded ? sessionTurnUsage(session.entries) : null;
   return (
     <dialog ref={dialog} className="dialog info-dialog" aria-labelledby="info-title" onClose={onClose}>
       <div className="dialog-head">
@@ -119,7 +121,13 @@ function InfoDialog({ sessionId, onClose }: { sessionId: string; onClose: () => 
               {usage?.cost ? ` · ${formatCost(usage.cost)}` : ''}
             </dd>
             <dt>Tokens in turns</dt>
-            <dd>{turnTotals ? `${describeTurnUsage(turnTotals)} over ${turnTotals.turns} turn${turnTotals.turns === 1 ? '' : 's'}` : 'not reported'}</dd>
+            <dd>
+              {turnTotals
+                ? `${describeTurnUsage(turnTotals)} over ${turnTotals.turns} turn${turnTotals.turns === 1 ? '' : 's'}`
+                : allLoaded
+                  ? 'not reported'
+                  : 'counting…'}
+            </dd>
             <dt>Entries</dt>
             <dd>{session.entries.length}</dd>
           </dl>

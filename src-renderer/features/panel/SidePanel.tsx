@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { TerminalState } from '../../../src-shared/session/state';
-import { useSessionUi, useStore, type PanelTab } from '../../store';
+import { usePicked, useSessionUi, useStore, windowReportsChanges, type PanelTab } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { CheckpointReview, useHasCheckpointChanges } from '../checkpoints';
 import { DiffBlock } from '../diff/DiffBlock';
@@ -17,7 +17,7 @@ const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals',
 export function usePanelTabs(sessionId: string): PanelTab[] {
   const hasPlan = useStore((s) => (s.sessions[sessionId]?.plan.length ?? 0) > 0);
   const hasTerminals = useStore((s) => Object.values(s.sessions[sessionId]?.terminals ?? {}).some((t) => !t.interactive));
-  const hasChanges = useStore((s) => hasReportedChanges(s.sessions[sessionId]));
+  const hasChanges = useStore((s) => hasReportedChanges(s.sessions[sessionId]) || (Boolean(s.sessions[sessionId]) && windowReportsChanges(sessionId)));
   const hasFile = useSessionUi(sessionId, (ui) => ui.file !== null);
   // A worktree session always has a Review: the branch against its base (docs/WORKTREES.md).
   const hasWorktree = useStore((s) => Boolean(s.app?.sessions.find((summary) => summary.sessionId === sessionId)?.worktree));
@@ -105,7 +105,9 @@ function Review({ sessionId }: { sessionId: string }) {
 }
 
 function ReviewView({ sessionId }: { sessionId: string }) {
-  const entries = useStore((s) => s.sessions[sessionId]?.entries);
+  // Every change of the session: its tool calls with diffs and written files are loaded while the list is shown (paging, issue 23).
+  const loaded = usePicked(sessionId, 'changes');
+  const entries = useStore((s) => (loaded ? s.sessions[sessionId]?.entries : undefined));
   const files = useStore((s) => s.sessions[sessionId]?.files);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);
   const sent = useMemo(() => (entries && files ? changedFilesOf(entries, files, NO_DISK) : []), [entries, files]);
@@ -114,9 +116,7 @@ function ReviewView({ sessionId }: { sessionId: string }) {
   const current = list.find((f) => f.path === selected) ?? list[0];
   return (
     <div className="review-view">
-      <p className="muted small">
-        {list.length} file{list.length === 1 ? '' : 's'} changed in this session
-      </p>
+      <p className="muted small">{entries ? `${list.length} file${list.length === 1 ? '' : 's'} changed in this session` : 'Loading the session’s changes…'}</p>
       <ul className="review-list" aria-label="Changed files">
         {list.map((file) => (
           <li key={file.path}>

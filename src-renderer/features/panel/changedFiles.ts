@@ -47,6 +47,7 @@ export function changedFiles(state: Pick<SessionState, 'entries' | 'files'>, dis
     list.push(change);
   };
   for (const entry of state.entries) {
+    if (entry === undefined) continue; // not loaded (paging): the Review panel loads them all
     if (entry.kind === 'tool') {
       if (entry.status === 'failed' || entry.status === 'canceled') continue;
       for (const content of entry.content) {

@@ -6,7 +6,7 @@ import type { PlanEntryItem, SessionState } from '../../../src-shared/session/st
  */
 export function shownPlan(state: Pick<SessionState, 'plan' | 'entries'>, planEntryId: string | null): PlanEntryItem[] {
   if (planEntryId !== null) {
-    const entry = state.entries.find((candidate) => candidate.id === planEntryId);
+    const entry = state.entries.find((candidate) => candidate?.id === planEntryId);
     if (entry?.kind === 'plan') return entry.entries;
   }
   return state.plan;

@@ -2,13 +2,14 @@
 // and loading them, so "the index reflects the logs" is checked in one file.
 import MiniSearch, { type Options } from 'minisearch';
 import { rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
 import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
+import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
 
 /** One indexed document: a piece (≤ CHUNK characters) of one transcript entry. */
 interface Doc {
@@ -25,7 +26,7 @@ interface SessionDocs {
   /** How many entries the last scan saw (live updates rescan only the current turn onward). */
   scanned: number;
   /** entryId → signature of the indexed text and how many chunk documents it has. */
-  entries: Record<string, { sig: string; chunks: number }>;
+  entries: EntrySigs;
 }
 
 /** The manifest (`search-index.json`): which sessions have a saved index, and the log size it reflects. */
@@ -34,12 +35,11 @@ interface SearchFileHead {
   sessions: Record<string, { logSize: number; scanned: number }>;
 }
 
-/** First line of a session's file (`search/<id>.json`); its MiniSearch JSON follows on the second. */
+/** First line of a session's file (`search/<id>.json`); its entries and index follow, in short lines (searchFile.ts). */
 interface SessionFileHead {
   version: number;
   sessionId: string;
   logSize: number;
-  entries: SessionDocs['entries'];
 }
 
 /** One session's documents and its own MiniSearch (saved and loaded on its own). */
@@ -56,7 +56,7 @@ export interface RawHit {
   score: number;
 }
 
-const VERSION = 3;
+const VERSION = 4;
 /** A vacuum is worth it past this many discarded documents (and a tenth of the index). */
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
@@ -168,6 +168,12 @@ export class SearchIndex {
   private pending = new Map<string, { state: SessionState; logSize: number; full: boolean } | 'remove'>();
   private applyTimer: ReturnType<typeof setTimeout> | null = null;
   private vacuuming: Promise<void> | null = null;
+  /** A save writing the index in slices: nothing may change the index until it is done. */
+  private saving: Promise<void> | null = null;
+  /** The sessions that save is writing (a `flush()` meanwhile writes them too). */
+  private savingIds = new Set<string>();
+  /** How often the last load let the event loop run (tests: a long load does not hold it). */
+  loadPauses = 0;
 
   constructor(
     dataDir: string,
@@ -202,8 +208,10 @@ export class SearchIndex {
         try {
           const head = JSON.parse(text) as SearchFileHead;
           if (head.version !== VERSION) throw new Error(`version ${String(head.version)}`);
+          // One slicer for the whole load: it never holds the event loop for more than a slice.
+          const slicer = new Slicer();
           for (const [sessionId, saved] of Object.entries(head.sessions)) {
-            const loaded = await this.loadSession(sessionId, saved.logSize);
+            const loaded = await this.loadSession(sessionId, saved.logSize, slicer);
             if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
           }
         } catch (error) {
@@ -216,17 +224,16 @@ export class SearchIndex {
     return this.loading;
   }
 
-  private async loadSession(sessionId: string, logSize: number): Promise<SessionIndex | null> {
+  private async loadSession(sessionId: string, logSize: number, slicer: Slicer): Promise<SessionIndex | null> {
     const file = this.sessionFile(sessionId);
     try {
-      const text = await readFile(file, 'utf8');
-      const newline = text.indexOf('\n');
-      if (newline === -1) throw new Error('no index after the header');
-      const head = JSON.parse(text.slice(0, newline)) as SessionFileHead;
+      const lines = (await readFile(file, 'utf8')).split('\n');
+      const head = JSON.parse(lines[0]) as SessionFileHead;
       // A save interrupted between a session's file and the manifest leaves them disagreeing: re-index.
       if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
-      const mini = await MiniSearch.loadJSONAsync<Doc>(text.slice(newline + 1), OPTIONS);
-      return { docs: { logSize, scanned: 0, entries: head.entries }, mini };
+      const { entries, mini } = await loadSessionLines<Doc>(lines.slice(1), OPTIONS, slicer);
+      this.loadPauses = slicer.pauses;
+      return { docs: { logSize, scanned: 0, entries }, mini };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file} (the session is re-indexed from its log)`, error);
       return null;
@@ -279,8 +286,9 @@ export class SearchIndex {
   async idle(): Promise<void> {
     for (;;) {
       if (this.vacuuming) await this.vacuuming;
+      if (this.saving) await this.saving;
       this.apply();
-      if (!this.vacuuming && this.pending.size === 0) return;
+      if (!this.vacuuming && !this.saving && this.pending.size === 0) return;
     }
   }
 
@@ -297,7 +305,7 @@ export class SearchIndex {
    * app stays up).
    */
   private apply(): void {
-    if (this.vacuuming || this.pending.size === 0) return;
+    if (this.vacuuming || this.saving || this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
     try {
@@ -314,6 +322,7 @@ export class SearchIndex {
   }
 
   private vacuumIfDirty(): void {
+    if (this.saving) return;
     for (const { mini } of this.sessions.values()) {
       if (mini.dirtCount < VACUUM_DIRT || mini.dirtFactor < 0.1) continue;
       this.vacuuming = mini
@@ -459,37 +468,91 @@ export class SearchIndex {
     const due = Math.min(now + this.delayMs, this.dirtySince + this.maxDelayMs);
     this.timer = setTimeout(
       () => {
-        try {
-          this.flush();
-        } catch (error) {
-          // A full disk must not take the app down: the index is saved again on the next change.
-          this.problem(`The search index could not be saved (${(error as Error).message}).`);
-        }
+        this.timer = null;
+        this.dirtySince = null;
+        this.saving ??= this.save().finally(() => {
+          this.saving = null;
+          if (this.pending.size) this.applySoon();
+          else this.vacuumIfDirty();
+        });
       },
       Math.max(0, due - now),
     );
   }
 
-  /** Saves what changed now: each changed session's file, then the manifest that points at them. */
+  /**
+   * Saves what changed in slices (the timer's save: the event loop runs between them): each
+   * changed session's file, then the manifest. The index does not change meanwhile (`apply`
+   * waits for it, as for a vacuum).
+   */
+  private async save(): Promise<void> {
+    if (this.vacuuming) await this.vacuuming.catch(() => {});
+    const ids = [...this.unsaved];
+    this.unsaved.clear();
+    for (const id of ids) this.savingIds.add(id);
+    try {
+      const slicer = new Slicer();
+      for (const sessionId of ids) {
+        const file = this.sessionFile(sessionId);
+        const session = this.sessions.get(sessionId);
+        if (!session) {
+          await rm(file, { force: true });
+          continue;
+        }
+        const lines = [JSON.stringify(this.fileHead(sessionId, session))];
+        for (const line of sessionLines(session.docs.entries, session.mini)) {
+          lines.push(line);
+          await slicer.pause();
+        }
+        await mkdir(this.dir, { recursive: true });
+        const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+        try {
+          await writeFile(tmp, lines.join('\n'));
+          await rename(tmp, file);
+        } catch (error) {
+          await rm(tmp, { force: true });
+          throw error;
+        }
+      }
+      writeFileAtomic(this.file, JSON.stringify(this.manifest()));
+    } catch (error) {
+      // A full disk must not take the app down: the index is saved again on the next change.
+      for (const id of ids) this.unsaved.add(id);
+      this.problem(`The search index could not be saved (${(error as Error).message}).`);
+    } finally {
+      this.savingIds.clear();
+    }
+  }
+
+  private fileHead(sessionId: string, session: SessionIndex): SessionFileHead {
+    return { version: VERSION, sessionId, logSize: session.docs.logSize };
+  }
+
+  private manifest(): SearchFileHead {
+    const manifest: SearchFileHead = { version: VERSION, sessions: {} };
+    for (const [sessionId, { docs }] of this.sessions) manifest.sessions[sessionId] = { logSize: docs.logSize, scanned: docs.scanned };
+    return manifest;
+  }
+
+  /** Saves what changed now, at once (quitting, tests): each changed session's file, then the manifest that points at them. */
   flush(): void {
     this.apply();
-    if (!this.timer) return;
-    clearTimeout(this.timer);
+    if (!this.timer && !this.saving) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.dirtySince = null;
-    for (const sessionId of this.unsaved) {
+    // A save in slices may be under way: what it has not written yet is written here.
+    for (const sessionId of new Set([...this.unsaved, ...this.savingIds])) {
       const session = this.sessions.get(sessionId);
       if (!session) {
         rmSync(this.sessionFile(sessionId), { force: true });
         continue;
       }
-      const head: SessionFileHead = { version: VERSION, sessionId, logSize: session.docs.logSize, entries: session.docs.entries };
-      writeFileAtomic(this.sessionFile(sessionId), `${JSON.stringify(head)}\n${JSON.stringify(session.mini)}`);
+      const lines = [JSON.stringify(this.fileHead(sessionId, session)), ...sessionLines(session.docs.entries, session.mini)];
+      writeFileAtomic(this.sessionFile(sessionId), lines.join('\n'));
     }
     this.unsaved.clear();
-    const manifest: SearchFileHead = { version: VERSION, sessions: {} };
-    for (const [sessionId, { docs }] of this.sessions) manifest.sessions[sessionId] = { logSize: docs.logSize, scanned: docs.scanned };
-    writeFileAtomic(this.file, JSON.stringify(manifest));
+    writeFileAtomic(this.file, JSON.stringify(this.manifest()));
   }
 }
 

@@ -61,6 +61,11 @@ const VERSION = 4;
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
 const CHUNK = 2000;
+/**
+ * How much of one entry is indexed: a pasted 20 MB log would be 10,000 documents, seconds of
+ * indexing and 20 MB more to save and load at every start, for words a person finds in its head.
+ */
+export const MAX_INDEXED_CHARS = 200_000;
 
 const OPTIONS: Options<Doc> = {
   idField: 'id',
@@ -99,9 +104,10 @@ export function chunkText(text: string): string[] {
   while (start < text.length) {
     let end = Math.min(text.length, start + CHUNK);
     if (end < text.length) {
-      const space = text.lastIndexOf(' ', end);
-      const newline = text.lastIndexOf('\n', end);
-      const cut = Math.max(space, newline);
+      // Only the chunk's second half is searched: `lastIndexOf` would walk back to the start of
+      // the text when a long one has no newline (minutes for a 20 MB prompt).
+      let cut = end;
+      while (cut > start + CHUNK / 2 && text[cut] !== ' ' && text[cut] !== '\n') cut--;
       if (cut > start + CHUNK / 2) end = cut + 1;
     }
     chunks.push(text.slice(start, end));
@@ -390,7 +396,8 @@ export class SearchIndex {
   }
 
   private indexEntry(sessionId: string, session: SessionIndex, entry: TranscriptEntry): void {
-    const text = SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '';
+    const whole = SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '';
+    const text = whole.length > MAX_INDEXED_CHARS ? whole.slice(0, MAX_INDEXED_CHARS) : whole;
     const previous = session.docs.entries[entry.id];
     if (!text.trim()) {
       if (previous) this.removeEntry(session, entry.id);

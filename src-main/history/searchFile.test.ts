@@ -85,4 +85,34 @@ describe('the saved search index (short lines, loaded in slices)', () => {
     expect(again.search('Question 1999')).toEqual(index.search('Question 1999'));
     expect(again.search('Question 4', 5000).map((hit) => hit.sessionId)).toContain('s2');
   });
+
+  it('the manifest alone answers which sessions are indexed; a change made before a session loads replaces its saved index', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-search-file-'));
+    const index = new SearchIndex(dir, 60_000);
+    index.indexState(session('s1', 300), 100, true);
+    index.indexState(session('s2', 30), 200, true);
+    index.flush();
+    const again = new SearchIndex(dir, 60_000);
+    await again.loadManifest();
+    expect(again.loaded).toBe(true);
+    expect(again.indexedSessions().sort()).toEqual(['s1', 's2']);
+    expect(again.indexedLogSize('s1')).toBe(100);
+    // s2 grew (a turn more) and is re-indexed from its state while the saved indexes load.
+    again.indexState(session('s2', 31), 250, true);
+    await again.load();
+    await again.idle();
+    expect(again.indexedLogSize('s2')).toBe(250);
+    expect(again.search('Question 30').some((hit) => hit.entryId.startsWith('s2'))).toBe(true);
+    expect(again.search('Question 299')).toEqual(index.search('Question 299'));
+    // Saving before a session's index is loaded keeps it in the manifest and on disk.
+    const third = new SearchIndex(dir, 60_000);
+    await third.loadManifest();
+    third.removeSession('s2');
+    await third.idle();
+    third.flush();
+    const fourth = new SearchIndex(dir);
+    await fourth.load();
+    expect(fourth.indexedSessions()).toEqual(['s1']);
+    expect(fourth.search('Question 299')).toEqual(index.search('Question 299'));
+  });
 });

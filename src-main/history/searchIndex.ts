@@ -2,7 +2,7 @@
 // and loading them, so "the index reflects the logs" is checked in one file.
 import MiniSearch, { type Options } from 'minisearch';
 import { rmSync } from 'node:fs';
-import { readFile, rename, rm, writeFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
@@ -157,6 +157,11 @@ export class SearchIndex {
   readonly file: string;
   readonly dir: string;
   private sessions = new Map<string, SessionIndex>();
+  /** Sessions the manifest lists whose index is not loaded yet (`loadManifest` first, `load` then). */
+  private saved = new Map<string, { logSize: number; scanned: number }>();
+  private manifestRead: Promise<void> | null = null;
+  /** Saved sessions whose file could not be used: their logs must be indexed again (reconcile). */
+  droppedOnLoad = 0;
   /** Sessions whose index changed since the last save (and removed ones, to delete). */
   private unsaved = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -203,6 +208,29 @@ export class SearchIndex {
    */
   load(): Promise<void> {
     this.loading ??= (async () => {
+      await this.loadManifest();
+      // One slicer for the whole load: it never holds the event loop for more than a slice.
+      const slicer = new Slicer();
+      for (const [sessionId, saved] of [...this.saved]) {
+        if (this.saved.get(sessionId) !== saved) continue; // changed or removed meanwhile: the change wins
+        const loaded = await this.loadSession(sessionId, saved.logSize, slicer);
+        if (this.saved.get(sessionId) !== saved) continue;
+        this.saved.delete(sessionId);
+        if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
+        else this.droppedOnLoad++;
+      }
+    })();
+    return this.loading;
+  }
+
+  /**
+   * Reads the manifest only: which sessions have a saved index and of what log size, so the
+   * history can be reconciled at start without waiting for the indexes themselves (`load`).
+   * Indexing may start once it has resolved (`loaded`); a change to a session not loaded yet
+   * replaces its saved index.
+   */
+  loadManifest(): Promise<void> {
+    this.manifestRead ??= (async () => {
       let text: string | null = null;
       try {
         text = await readFile(this.file, 'utf8');
@@ -214,20 +242,15 @@ export class SearchIndex {
         try {
           const head = JSON.parse(text) as SearchFileHead;
           if (head.version !== VERSION) throw new Error(`version ${String(head.version)}`);
-          // One slicer for the whole load: it never holds the event loop for more than a slice.
-          const slicer = new Slicer();
-          for (const [sessionId, saved] of Object.entries(head.sessions)) {
-            const loaded = await this.loadSession(sessionId, saved.logSize, slicer);
-            if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
-          }
+          for (const [sessionId, saved] of Object.entries(head.sessions)) this.saved.set(sessionId, { logSize: saved.logSize, scanned: saved.scanned });
         } catch (error) {
-          this.sessions = new Map();
+          this.saved = new Map();
           this.loadError = `The search index was unreadable and is being rebuilt from the session logs (${(error as Error).message}).`;
         }
       }
       this.loaded = true;
     })();
-    return this.loading;
+    return this.manifestRead;
   }
 
   private async loadSession(sessionId: string, logSize: number, slicer: Slicer): Promise<SessionIndex | null> {
@@ -250,11 +273,11 @@ export class SearchIndex {
   indexedLogSize(sessionId: string): number | undefined {
     const pending = this.pending.get(sessionId);
     if (pending) return pending === 'remove' ? undefined : pending.logSize;
-    return this.sessions.get(sessionId)?.docs.logSize;
+    return this.sessions.get(sessionId)?.docs.logSize ?? this.saved.get(sessionId)?.logSize;
   }
 
   indexedSessions(): string[] {
-    const ids = new Set(this.sessions.keys());
+    const ids = new Set([...this.sessions.keys(), ...this.saved.keys()]);
     for (const [sessionId, pending] of this.pending) {
       if (pending === 'remove') ids.delete(sessionId);
       else ids.add(sessionId);
@@ -283,7 +306,7 @@ export class SearchIndex {
   }
 
   removeSession(sessionId: string): void {
-    if (!this.sessions.has(sessionId) && !this.pending.has(sessionId)) return;
+    if (!this.sessions.has(sessionId) && !this.saved.has(sessionId) && !this.pending.has(sessionId)) return;
     this.pending.set(sessionId, 'remove');
     this.applySoon();
   }
@@ -316,6 +339,8 @@ export class SearchIndex {
     this.pending = new Map();
     try {
       for (const [sessionId, change] of batch) {
+        // A change replaces a saved index not loaded yet (the state it comes from is newer).
+        this.saved.delete(sessionId);
         if (change === 'remove') this.dropSession(sessionId);
         else this.applyState(change.state, change.logSize, change.full);
         this.unsaved.add(sessionId);
@@ -354,8 +379,9 @@ export class SearchIndex {
   /** Starts over empty: the next reconcile re-indexes every log (their sizes no longer match). */
   private reset(error: unknown): void {
     this.problem(`The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`);
-    for (const sessionId of this.sessions.keys()) this.unsaved.add(sessionId);
+    for (const sessionId of [...this.sessions.keys(), ...this.saved.keys()]) this.unsaved.add(sessionId);
     this.sessions = new Map();
+    this.saved = new Map();
     this.schedule();
   }
 
@@ -503,7 +529,7 @@ export class SearchIndex {
         const file = this.sessionFile(sessionId);
         const session = this.sessions.get(sessionId);
         if (!session) {
-          await rm(file, { force: true });
+          rmSync(file, { force: true });
           continue;
         }
         const lines = [JSON.stringify(this.fileHead(sessionId, session))];
@@ -511,15 +537,8 @@ export class SearchIndex {
           lines.push(line);
           await slicer.pause();
         }
-        await mkdir(this.dir, { recursive: true });
-        const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-        try {
-          await writeFile(tmp, lines.join('\n'));
-          await rename(tmp, file);
-        } catch (error) {
-          await rm(tmp, { force: true });
-          throw error;
-        }
+        // Building the lines is the work; writing them is one call (the page cache takes it).
+        writeFileAtomic(file, lines.join('\n'));
       }
       writeFileAtomic(this.file, JSON.stringify(this.manifest()));
     } catch (error) {
@@ -537,6 +556,8 @@ export class SearchIndex {
 
   private manifest(): SearchFileHead {
     const manifest: SearchFileHead = { version: VERSION, sessions: {} };
+    // Sessions not loaded yet keep their files and their rows.
+    for (const [sessionId, saved] of this.saved) manifest.sessions[sessionId] = saved;
     for (const [sessionId, { docs }] of this.sessions) manifest.sessions[sessionId] = { logSize: docs.logSize, scanned: docs.scanned };
     return manifest;
   }

@@ -115,4 +115,24 @@ describe('the saved search index (short lines, loaded in slices)', () => {
     expect(fourth.indexedSessions()).toEqual(['s1']);
     expect(fourth.search('Question 299')).toEqual(index.search('Question 299'));
   });
+
+  it('a live change to a session whose saved index is loading waits for it, and indexes only what is new', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-search-file-'));
+    const index = new SearchIndex(dir, 60_000);
+    index.indexState(session('s1', 2000), 100, true);
+    index.flush();
+    const again = new SearchIndex(dir, 60_000);
+    await again.loadManifest();
+    const loading = again.load();
+    // The session's next turn arrives (a live update, not a full scan) while its index loads.
+    again.indexState(session('s1', 2001), 150, false);
+    await loading;
+    await again.idle();
+    expect(again.indexedLogSize('s1')).toBe(150);
+    // The new turn's prompt and reply, not the 4,002 documents of a full re-index.
+    expect(again.indexedDocuments).toBeLessThanOrEqual(4);
+    expect(again.search('Question 2000').some((hit) => hit.kind === 'user')).toBe(true);
+    // The loaded part is still there (its scores shift a little: the session has more documents).
+    expect(again.search('Question 1999')[0].entryId).toBe(index.search('Question 1999')[0].entryId);
+  });
 });

@@ -218,6 +218,7 @@ export class SearchIndex {
         this.saved.delete(sessionId);
         if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
         else this.droppedOnLoad++;
+        if (this.pending.has(sessionId)) this.applySoon();
       }
     })();
     return this.loading;
@@ -316,6 +317,7 @@ export class SearchIndex {
     for (;;) {
       if (this.vacuuming) await this.vacuuming;
       if (this.saving) await this.saving;
+      if (this.loading && this.saved.size) await this.loading;
       this.apply();
       if (!this.vacuuming && !this.saving && this.pending.size === 0) return;
     }
@@ -339,7 +341,13 @@ export class SearchIndex {
     this.pending = new Map();
     try {
       for (const [sessionId, change] of batch) {
-        // A change replaces a saved index not loaded yet (the state it comes from is newer).
+        // A session whose saved index is loading now gets its change once it is loaded (a full
+        // re-index of a long session costs far more than checking its entries' signatures).
+        if (change !== 'remove' && this.loading && this.saved.has(sessionId)) {
+          this.pending.set(sessionId, change);
+          continue;
+        }
+        // Otherwise a change replaces a saved index not loaded (the state it comes from is newer).
         this.saved.delete(sessionId);
         if (change === 'remove') this.dropSession(sessionId);
         else this.applyState(change.state, change.logSize, change.full);

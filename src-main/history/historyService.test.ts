@@ -127,6 +127,21 @@ describeProtocols('restore on restart', (protocol) => {
     expect(state.entries.some((e) => e.kind === 'notice' && /damaged line/.test(e.message))).toBe(true);
     await h.core.dispose();
   });
+
+  it('a session whose saved search index is unusable is indexed again from its log after a restart (the list does not wait for the indexes)', async () => {
+    const h = makeCore();
+    const a = await h.newSession();
+    await h.prompt(a, 'the narwhal question');
+    await h.core.dispose();
+    const file = join(h.dataDir, 'sessions', 'search', `${encodeURIComponent(a)}.json`);
+    expect(existsSync(file)).toBe(true);
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 200)); // torn: the manifest still lists it
+    const core = await reopen(h);
+    const { items } = await core.handlers['history.list']({});
+    expect(items.map((item) => item.sessionId)).toEqual([a]);
+    const { hits } = await core.handlers['search.query']({ text: 'narwhal' });
+    expect(hits.map((hit) => hit.entryKind).sort()).toEqual(['agent', 'user']);
+  });
 });
 
 describeProtocols('history', (protocol) => {

@@ -63,6 +63,8 @@ export class HistoryService {
   private dirty = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private reconciling: Promise<void> | null = null;
+  /** The search indexes loaded (and any session whose saved index was unusable indexed again). */
+  private searchReady: Promise<void> | null = null;
   private readonly sessionsDir: string;
 
   constructor(private readonly options: HistoryServiceOptions) {
@@ -114,8 +116,19 @@ export class HistoryService {
 
   private async doReconcile(): Promise<void> {
     if (!this.search.loaded) {
-      await this.search.load();
+      // The manifest is enough to reconcile: the history list does not wait for the indexes,
+      // which load in the background (a search waits for them); a session whose saved index
+      // proves unusable is indexed from its log by one more pass.
+      await this.search.loadManifest();
       if (this.search.loadError) this.options.notice('info', this.search.loadError);
+      this.searchReady ??= this.search
+        .load()
+        .then(async () => {
+          if (!this.search.droppedOnLoad) return;
+          await this.reconcile(); // the pass running now, then one that sees the dropped sessions
+          await this.reconcile();
+        })
+        .catch(logged('Loading the search index'));
     }
     this.catchUp();
     let names: string[] = [];
@@ -356,6 +369,7 @@ export class HistoryService {
 
   async query(text: string, limit = 50): Promise<SearchHit[]> {
     await this.reconcile();
+    await this.searchReady;
     this.catchUp();
     return (await this.search.query(text, limit)).flatMap((hit) => {
       const entry = this.catalog.get(hit.sessionId);

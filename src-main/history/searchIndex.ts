@@ -9,6 +9,7 @@ import type { SessionState, TranscriptEntry } from '../../src-shared/session/sta
 import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
+import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
 
 /** One indexed document: a piece (≤ CHUNK characters) of one transcript entry. */
 interface Doc {
@@ -25,7 +26,7 @@ interface SessionDocs {
   /** How many entries the last scan saw (live updates rescan only the current turn onward). */
   scanned: number;
   /** entryId → signature of the indexed text and how many chunk documents it has. */
-  entries: Record<string, { sig: string; chunks: number }>;
+  entries: EntrySigs;
 }
 
 /** The manifest (`search-index.json`): which sessions have a saved index, and the log size it reflects. */
@@ -34,12 +35,11 @@ interface SearchFileHead {
   sessions: Record<string, { logSize: number; scanned: number }>;
 }
 
-/** First line of a session's file (`search/<id>.json`); its MiniSearch JSON follows on the second. */
+/** First line of a session's file (`search/<id>.json`); its entries and index follow, in short lines (searchFile.ts). */
 interface SessionFileHead {
   version: number;
   sessionId: string;
   logSize: number;
-  entries: SessionDocs['entries'];
 }
 
 /** One session's documents and its own MiniSearch (saved and loaded on its own). */
@@ -56,11 +56,16 @@ export interface RawHit {
   score: number;
 }
 
-const VERSION = 3;
+const VERSION = 4;
 /** A vacuum is worth it past this many discarded documents (and a tenth of the index). */
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
 const CHUNK = 2000;
+/**
+ * How much of one entry is indexed: a pasted 20 MB log would be 10,000 documents, seconds of
+ * indexing and 20 MB more to save and load at every start, for words a person finds in its head.
+ */
+export const MAX_INDEXED_CHARS = 200_000;
 
 const OPTIONS: Options<Doc> = {
   idField: 'id',
@@ -99,9 +104,10 @@ export function chunkText(text: string): string[] {
   while (start < text.length) {
     let end = Math.min(text.length, start + CHUNK);
     if (end < text.length) {
-      const space = text.lastIndexOf(' ', end);
-      const newline = text.lastIndexOf('\n', end);
-      const cut = Math.max(space, newline);
+      // Only the chunk's second half is searched: `lastIndexOf` would walk back to the start of
+      // the text when a long one has no newline (minutes for a 20 MB prompt).
+      let cut = end;
+      while (cut > start + CHUNK / 2 && text[cut] !== ' ' && text[cut] !== '\n') cut--;
       if (cut > start + CHUNK / 2) end = cut + 1;
     }
     chunks.push(text.slice(start, end));
@@ -151,6 +157,11 @@ export class SearchIndex {
   readonly file: string;
   readonly dir: string;
   private sessions = new Map<string, SessionIndex>();
+  /** Sessions the manifest lists whose index is not loaded yet (`loadManifest` first, `load` then). */
+  private saved = new Map<string, { logSize: number; scanned: number }>();
+  private manifestRead: Promise<void> | null = null;
+  /** Saved sessions whose file could not be used: their logs must be indexed again (reconcile). */
+  droppedOnLoad = 0;
   /** Sessions whose index changed since the last save (and removed ones, to delete). */
   private unsaved = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -168,6 +179,12 @@ export class SearchIndex {
   private pending = new Map<string, { state: SessionState; logSize: number; full: boolean } | 'remove'>();
   private applyTimer: ReturnType<typeof setTimeout> | null = null;
   private vacuuming: Promise<void> | null = null;
+  /** A save writing the index in slices: nothing may change the index until it is done. */
+  private saving: Promise<void> | null = null;
+  /** The sessions that save is writing (a `flush()` meanwhile writes them too). */
+  private savingIds = new Set<string>();
+  /** How often the last load let the event loop run (tests: a long load does not hold it). */
+  loadPauses = 0;
 
   constructor(
     dataDir: string,
@@ -191,6 +208,30 @@ export class SearchIndex {
    */
   load(): Promise<void> {
     this.loading ??= (async () => {
+      await this.loadManifest();
+      // One slicer for the whole load: it never holds the event loop for more than a slice.
+      const slicer = new Slicer();
+      for (const [sessionId, saved] of [...this.saved]) {
+        if (this.saved.get(sessionId) !== saved) continue; // changed or removed meanwhile: the change wins
+        const loaded = await this.loadSession(sessionId, saved.logSize, slicer);
+        if (this.saved.get(sessionId) !== saved) continue;
+        this.saved.delete(sessionId);
+        if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
+        else this.droppedOnLoad++;
+        if (this.pending.has(sessionId)) this.applySoon();
+      }
+    })();
+    return this.loading;
+  }
+
+  /**
+   * Reads the manifest only: which sessions have a saved index and of what log size, so the
+   * history can be reconciled at start without waiting for the indexes themselves (`load`).
+   * Indexing may start once it has resolved (`loaded`); a change to a session not loaded yet
+   * replaces its saved index.
+   */
+  loadManifest(): Promise<void> {
+    this.manifestRead ??= (async () => {
       let text: string | null = null;
       try {
         text = await readFile(this.file, 'utf8');
@@ -202,31 +243,27 @@ export class SearchIndex {
         try {
           const head = JSON.parse(text) as SearchFileHead;
           if (head.version !== VERSION) throw new Error(`version ${String(head.version)}`);
-          for (const [sessionId, saved] of Object.entries(head.sessions)) {
-            const loaded = await this.loadSession(sessionId, saved.logSize);
-            if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
-          }
+          for (const [sessionId, saved] of Object.entries(head.sessions)) this.saved.set(sessionId, { logSize: saved.logSize, scanned: saved.scanned });
         } catch (error) {
-          this.sessions = new Map();
+          this.saved = new Map();
           this.loadError = `The search index was unreadable and is being rebuilt from the session logs (${(error as Error).message}).`;
         }
       }
       this.loaded = true;
     })();
-    return this.loading;
+    return this.manifestRead;
   }
 
-  private async loadSession(sessionId: string, logSize: number): Promise<SessionIndex | null> {
+  private async loadSession(sessionId: string, logSize: number, slicer: Slicer): Promise<SessionIndex | null> {
     const file = this.sessionFile(sessionId);
     try {
-      const text = await readFile(file, 'utf8');
-      const newline = text.indexOf('\n');
-      if (newline === -1) throw new Error('no index after the header');
-      const head = JSON.parse(text.slice(0, newline)) as SessionFileHead;
+      const lines = (await readFile(file, 'utf8')).split('\n');
+      const head = JSON.parse(lines[0]) as SessionFileHead;
       // A save interrupted between a session's file and the manifest leaves them disagreeing: re-index.
       if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
-      const mini = await MiniSearch.loadJSONAsync<Doc>(text.slice(newline + 1), OPTIONS);
-      return { docs: { logSize, scanned: 0, entries: head.entries }, mini };
+      const { entries, mini } = await loadSessionLines<Doc>(lines.slice(1), OPTIONS, slicer);
+      this.loadPauses = slicer.pauses;
+      return { docs: { logSize, scanned: 0, entries }, mini };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file} (the session is re-indexed from its log)`, error);
       return null;
@@ -237,11 +274,11 @@ export class SearchIndex {
   indexedLogSize(sessionId: string): number | undefined {
     const pending = this.pending.get(sessionId);
     if (pending) return pending === 'remove' ? undefined : pending.logSize;
-    return this.sessions.get(sessionId)?.docs.logSize;
+    return this.sessions.get(sessionId)?.docs.logSize ?? this.saved.get(sessionId)?.logSize;
   }
 
   indexedSessions(): string[] {
-    const ids = new Set(this.sessions.keys());
+    const ids = new Set([...this.sessions.keys(), ...this.saved.keys()]);
     for (const [sessionId, pending] of this.pending) {
       if (pending === 'remove') ids.delete(sessionId);
       else ids.add(sessionId);
@@ -270,7 +307,7 @@ export class SearchIndex {
   }
 
   removeSession(sessionId: string): void {
-    if (!this.sessions.has(sessionId) && !this.pending.has(sessionId)) return;
+    if (!this.sessions.has(sessionId) && !this.saved.has(sessionId) && !this.pending.has(sessionId)) return;
     this.pending.set(sessionId, 'remove');
     this.applySoon();
   }
@@ -279,8 +316,10 @@ export class SearchIndex {
   async idle(): Promise<void> {
     for (;;) {
       if (this.vacuuming) await this.vacuuming;
+      if (this.saving) await this.saving;
+      if (this.loading && this.saved.size) await this.loading;
       this.apply();
-      if (!this.vacuuming && this.pending.size === 0) return;
+      if (!this.vacuuming && !this.saving && this.pending.size === 0) return;
     }
   }
 
@@ -297,11 +336,19 @@ export class SearchIndex {
    * app stays up).
    */
   private apply(): void {
-    if (this.vacuuming || this.pending.size === 0) return;
+    if (this.vacuuming || this.saving || this.pending.size === 0) return;
     const batch = this.pending;
     this.pending = new Map();
     try {
       for (const [sessionId, change] of batch) {
+        // A session whose saved index is loading now gets its change once it is loaded (a full
+        // re-index of a long session costs far more than checking its entries' signatures).
+        if (change !== 'remove' && this.loading && this.saved.has(sessionId)) {
+          this.pending.set(sessionId, change);
+          continue;
+        }
+        // Otherwise a change replaces a saved index not loaded (the state it comes from is newer).
+        this.saved.delete(sessionId);
         if (change === 'remove') this.dropSession(sessionId);
         else this.applyState(change.state, change.logSize, change.full);
         this.unsaved.add(sessionId);
@@ -314,6 +361,7 @@ export class SearchIndex {
   }
 
   private vacuumIfDirty(): void {
+    if (this.saving) return;
     for (const { mini } of this.sessions.values()) {
       if (mini.dirtCount < VACUUM_DIRT || mini.dirtFactor < 0.1) continue;
       this.vacuuming = mini
@@ -339,8 +387,9 @@ export class SearchIndex {
   /** Starts over empty: the next reconcile re-indexes every log (their sizes no longer match). */
   private reset(error: unknown): void {
     this.problem(`The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`);
-    for (const sessionId of this.sessions.keys()) this.unsaved.add(sessionId);
+    for (const sessionId of [...this.sessions.keys(), ...this.saved.keys()]) this.unsaved.add(sessionId);
     this.sessions = new Map();
+    this.saved = new Map();
     this.schedule();
   }
 
@@ -381,7 +430,8 @@ export class SearchIndex {
   }
 
   private indexEntry(sessionId: string, session: SessionIndex, entry: TranscriptEntry): void {
-    const text = SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '';
+    const whole = SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '';
+    const text = whole.length > MAX_INDEXED_CHARS ? whole.slice(0, MAX_INDEXED_CHARS) : whole;
     const previous = session.docs.entries[entry.id];
     if (!text.trim()) {
       if (previous) this.removeEntry(session, entry.id);
@@ -459,37 +509,86 @@ export class SearchIndex {
     const due = Math.min(now + this.delayMs, this.dirtySince + this.maxDelayMs);
     this.timer = setTimeout(
       () => {
-        try {
-          this.flush();
-        } catch (error) {
-          // A full disk must not take the app down: the index is saved again on the next change.
-          this.problem(`The search index could not be saved (${(error as Error).message}).`);
-        }
+        this.timer = null;
+        this.dirtySince = null;
+        this.saving ??= this.save().finally(() => {
+          this.saving = null;
+          if (this.pending.size) this.applySoon();
+          else this.vacuumIfDirty();
+        });
       },
       Math.max(0, due - now),
     );
   }
 
-  /** Saves what changed now: each changed session's file, then the manifest that points at them. */
+  /**
+   * Saves what changed in slices (the timer's save: the event loop runs between them): each
+   * changed session's file, then the manifest. The index does not change meanwhile (`apply`
+   * waits for it, as for a vacuum).
+   */
+  private async save(): Promise<void> {
+    if (this.vacuuming) await this.vacuuming.catch(() => {});
+    const ids = [...this.unsaved];
+    this.unsaved.clear();
+    for (const id of ids) this.savingIds.add(id);
+    try {
+      const slicer = new Slicer();
+      for (const sessionId of ids) {
+        const file = this.sessionFile(sessionId);
+        const session = this.sessions.get(sessionId);
+        if (!session) {
+          rmSync(file, { force: true });
+          continue;
+        }
+        const lines = [JSON.stringify(this.fileHead(sessionId, session))];
+        for (const line of sessionLines(session.docs.entries, session.mini)) {
+          lines.push(line);
+          await slicer.pause();
+        }
+        // Building the lines is the work; writing them is one call (the page cache takes it).
+        writeFileAtomic(file, lines.join('\n'));
+      }
+      writeFileAtomic(this.file, JSON.stringify(this.manifest()));
+    } catch (error) {
+      // A full disk must not take the app down: the index is saved again on the next change.
+      for (const id of ids) this.unsaved.add(id);
+      this.problem(`The search index could not be saved (${(error as Error).message}).`);
+    } finally {
+      this.savingIds.clear();
+    }
+  }
+
+  private fileHead(sessionId: string, session: SessionIndex): SessionFileHead {
+    return { version: VERSION, sessionId, logSize: session.docs.logSize };
+  }
+
+  private manifest(): SearchFileHead {
+    const manifest: SearchFileHead = { version: VERSION, sessions: {} };
+    // Sessions not loaded yet keep their files and their rows.
+    for (const [sessionId, saved] of this.saved) manifest.sessions[sessionId] = saved;
+    for (const [sessionId, { docs }] of this.sessions) manifest.sessions[sessionId] = { logSize: docs.logSize, scanned: docs.scanned };
+    return manifest;
+  }
+
+  /** Saves what changed now, at once (quitting, tests): each changed session's file, then the manifest that points at them. */
   flush(): void {
     this.apply();
-    if (!this.timer) return;
-    clearTimeout(this.timer);
+    if (!this.timer && !this.saving) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.dirtySince = null;
-    for (const sessionId of this.unsaved) {
+    // A save in slices may be under way: what it has not written yet is written here.
+    for (const sessionId of new Set([...this.unsaved, ...this.savingIds])) {
       const session = this.sessions.get(sessionId);
       if (!session) {
         rmSync(this.sessionFile(sessionId), { force: true });
         continue;
       }
-      const head: SessionFileHead = { version: VERSION, sessionId, logSize: session.docs.logSize, entries: session.docs.entries };
-      writeFileAtomic(this.sessionFile(sessionId), `${JSON.stringify(head)}\n${JSON.stringify(session.mini)}`);
+      const lines = [JSON.stringify(this.fileHead(sessionId, session)), ...sessionLines(session.docs.entries, session.mini)];
+      writeFileAtomic(this.sessionFile(sessionId), lines.join('\n'));
     }
     this.unsaved.clear();
-    const manifest: SearchFileHead = { version: VERSION, sessions: {} };
-    for (const [sessionId, { docs }] of this.sessions) manifest.sessions[sessionId] = { logSize: docs.logSize, scanned: docs.scanned };
-    writeFileAtomic(this.file, JSON.stringify(manifest));
+    writeFileAtomic(this.file, JSON.stringify(this.manifest()));
   }
 }
 

@@ -125,9 +125,18 @@ function liveCount(docs: Map<number, number>, lengths: Map<number, number[]>): n
   return count;
 }
 
+/**
+ * Weaker: a lower score, or the same score on an older document. Ties are broken by age so the
+ * order does not depend on how the index was built (a loaded index walks its terms in another
+ * order than the one that indexed them).
+ */
+function weaker(a: TopHit, b: TopHit): boolean {
+  return a.score < b.score || (a.score === b.score && a.shortId < b.shortId);
+}
+
 /** The `limit` highest scores, best first, without sorting every match. */
 function best(ids: number[], scores: Float64Array, limit: number): TopHit[] {
-  const heap: TopHit[] = []; // a min-heap on score: the root is the weakest kept
+  const heap: TopHit[] = []; // a min-heap: the root is the weakest kept
   for (const shortId of ids) {
     const score = scores[shortId];
     if (heap.length < limit) {
@@ -135,24 +144,24 @@ function best(ids: number[], scores: Float64Array, limit: number): TopHit[] {
       let i = heap.length - 1;
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (heap[parent].score <= heap[i].score) break;
+        if (!weaker(heap[i], heap[parent])) break;
         [heap[parent], heap[i]] = [heap[i], heap[parent]];
         i = parent;
       }
-    } else if (score > heap[0].score) {
+    } else if (weaker(heap[0], { shortId, score })) {
       heap[0] = { shortId, score };
       let i = 0;
       for (;;) {
         const left = 2 * i + 1;
         const right = left + 1;
         let smallest = i;
-        if (left < heap.length && heap[left].score < heap[smallest].score) smallest = left;
-        if (right < heap.length && heap[right].score < heap[smallest].score) smallest = right;
+        if (left < heap.length && weaker(heap[left], heap[smallest])) smallest = left;
+        if (right < heap.length && weaker(heap[right], heap[smallest])) smallest = right;
         if (smallest === i) break;
         [heap[smallest], heap[i]] = [heap[i], heap[smallest]];
         i = smallest;
       }
     }
   }
-  return heap.sort((a, b) => b.score - a.score);
+  return heap.sort((a, b) => b.score - a.score || b.shortId - a.shortId);
 }

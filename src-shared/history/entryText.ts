@@ -43,7 +43,13 @@ export function entryText(entry: TranscriptEntry): string {
 export function firstPrompt(entries: readonly TranscriptEntry[], max = 100): string | null {
   const first = entries.find((entry) => entry.kind === 'user');
   if (!first) return null;
-  const text = entryText(first).replace(/\s+/g, ' ').trim();
+  const whole = entryText(first);
+  // Only the head is put on one line: a 20 MB prompt was rewritten whole at every catalog update.
+  let text = '';
+  for (let size = max * 4; ; size *= 4) {
+    text = whole.slice(0, size).replace(/\s+/g, ' ').trim();
+    if (text.length > max || size >= whole.length) break;
+  }
   if (!text) return null;
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }

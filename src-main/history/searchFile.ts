@@ -1,0 +1,171 @@
+import MiniSearch, { type Options } from 'minisearch';
+import { performance } from 'node:perf_hooks';
+
+/**
+ * A session's saved search index as many short JSON lines instead of MiniSearch's one JSON
+ * value. MiniSearch's `loadJSONAsync` parses the whole file at once (60 ms for a 50,000-entry
+ * session) and then waits a `setTimeout(0)` every 1,000 keys: about a thousand timers a session,
+ * each as long as whatever else the host is doing, so three long sessions took 17 s to load on a
+ * busy machine (1 s when quiet, against 0.18 s of actual work). Here every line is a slice that
+ * parses in a millisecond or two, postings are flat number arrays (no object with a string key
+ * per document), and loading and saving pause for the event loop by elapsed time, not by count.
+ *
+ * It fills MiniSearch's own fields (as its `loadJS` does); the version is pinned in package.json,
+ * and the tests compare a loaded index's hits with the saved one's.
+ */
+
+/** How long loading or saving may hold the event loop before it lets other work run. */
+const SLICE_MS = 8;
+/** Items per line: small enough that parsing one line never holds the thread long. */
+const DOCS_PER_LINE = 1000;
+const POSTINGS_PER_LINE = 20_000;
+
+type Postings = Map<number, Map<number, number>>;
+
+/** MiniSearch's fields this file reads and writes (protected: read by element access, which TypeScript allows). */
+interface Internals {
+  documentCount: number;
+  nextId: number;
+  avgFieldLength: number[];
+  dirtCount: number;
+  documentIds: Map<number, string>;
+  idToShortId: Map<string, number>;
+  fieldLength: Map<number, number[]>;
+  storedFields: Map<number, Record<string, unknown> | undefined>;
+  index: { set(term: string, data: Postings): unknown; get(term: string): Postings | undefined } & Iterable<[string, Postings]>;
+}
+
+function internals<T>(mini: MiniSearch<T>): Internals {
+  return {
+    documentCount: mini['_documentCount'],
+    nextId: mini['_nextId'],
+    avgFieldLength: mini['_avgFieldLength'],
+    dirtCount: mini['_dirtCount'],
+    documentIds: mini['_documentIds'],
+    idToShortId: mini['_idToShortId'],
+    fieldLength: mini['_fieldLength'],
+    storedFields: mini['_storedFields'],
+    index: mini['_index'],
+  };
+}
+
+/** Lets the event loop run once the current slice of work has taken `SLICE_MS`. */
+export class Slicer {
+  private since = performance.now();
+  /** How many times the work paused (tests: a long load does pause). */
+  pauses = 0;
+
+  constructor(private readonly sliceMs = SLICE_MS) {}
+
+  async pause(): Promise<void> {
+    if (performance.now() - this.since < this.sliceMs) return;
+    this.pauses++;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
+}
+
+/** A line: its section and a slice of items. */
+type Line =
+  | ['entries', [entryId: string, sig: string, chunks: number][]]
+  | ['meta', { documentCount: number; nextId: number; averageFieldLength: number[]; dirtCount: number }]
+  | ['docs', [shortId: number, id: string, fieldLength: number[], stored: Record<string, unknown> | undefined][]]
+  | ['terms', [term: string, fieldId: number, postings: number[]][]];
+
+/** What each indexed transcript entry became: the signature of its text and its number of chunk documents. */
+export type EntrySigs = Record<string, { sig: string; chunks: number }>;
+
+/**
+ * A session's lines (without the file's head): its entries, then its index. A generator: the
+ * caller may pause between lines, as long as nothing changes the index until it is done.
+ */
+export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>): Generator<string> {
+  let slice: Extract<Line, ['entries', unknown]>[1] = [];
+  for (const [entryId, { sig, chunks }] of Object.entries(entries)) {
+    slice.push([entryId, sig, chunks]);
+    if (slice.length >= DOCS_PER_LINE) {
+      yield JSON.stringify(['entries', slice]);
+      slice = [];
+    }
+  }
+  if (slice.length) yield JSON.stringify(['entries', slice]);
+  const m = internals(mini);
+  const meta: Line = ['meta', { documentCount: m.documentCount, nextId: m.nextId, averageFieldLength: m.avgFieldLength, dirtCount: m.dirtCount }];
+  yield JSON.stringify(meta);
+  let docs: Extract<Line, ['docs', unknown]>[1] = [];
+  for (const [shortId, id] of m.documentIds) {
+    docs.push([shortId, id, m.fieldLength.get(shortId) ?? [], m.storedFields.get(shortId)]);
+    if (docs.length >= DOCS_PER_LINE) {
+      yield JSON.stringify(['docs', docs]);
+      docs = [];
+    }
+  }
+  if (docs.length) yield JSON.stringify(['docs', docs]);
+  let terms: Extract<Line, ['terms', unknown]>[1] = [];
+  let postings = 0;
+  for (const [term, fields] of m.index) {
+    for (const [fieldId, freqs] of fields) {
+      const flat: number[] = [];
+      freqs.forEach((freq, shortId) => flat.push(shortId, freq));
+      terms.push([term, fieldId, flat]);
+      postings += freqs.size + 1;
+    }
+    if (postings >= POSTINGS_PER_LINE) {
+      yield JSON.stringify(['terms', terms]);
+      terms = [];
+      postings = 0;
+    }
+  }
+  if (terms.length) yield JSON.stringify(['terms', terms]);
+}
+
+/**
+ * The entries and MiniSearch of `sessionLines`' lines, pausing for the event loop between slices
+ * of work. Throws on a line it cannot read (the caller re-indexes the session from its log).
+ */
+export async function loadSessionLines<T>(
+  lines: readonly string[],
+  options: Options<T>,
+  slicer = new Slicer(),
+): Promise<{ entries: EntrySigs; mini: MiniSearch<T> }> {
+  const mini = new MiniSearch<T>(options);
+  const m = internals(mini);
+  const entries: EntrySigs = {};
+  let sawMeta = false;
+  for (const text of lines) {
+    if (!text) continue;
+    await slicer.pause();
+    const line = JSON.parse(text) as Line;
+    if (line[0] === 'entries') {
+      for (const [entryId, sig, chunks] of line[1]) entries[entryId] = { sig, chunks };
+    } else if (line[0] === 'meta') {
+      mini['_documentCount'] = line[1].documentCount;
+      mini['_nextId'] = line[1].nextId;
+      mini['_avgFieldLength'] = line[1].averageFieldLength;
+      mini['_dirtCount'] = line[1].dirtCount;
+      sawMeta = true;
+    } else if (line[0] === 'docs') {
+      for (const [shortId, id, fieldLength, stored] of line[1]) {
+        m.documentIds.set(shortId, id);
+        m.idToShortId.set(id, shortId);
+        m.fieldLength.set(shortId, fieldLength);
+        if (stored !== undefined && stored !== null) m.storedFields.set(shortId, stored);
+      }
+    } else if (line[0] === 'terms') {
+      for (const [term, fieldId, flat] of line[1]) {
+        const freqs = new Map<number, number>();
+        for (let i = 0; i + 1 < flat.length; i += 2) freqs.set(flat[i], flat[i + 1]);
+        let fields = m.index.get(term);
+        if (!fields) {
+          fields = new Map();
+          m.index.set(term, fields);
+        }
+        fields.set(fieldId, freqs);
+      }
+    } else {
+      throw new Error(`unknown line "${String((line as unknown[])[0])}"`);
+    }
+  }
+  if (!sawMeta) throw new Error('no index after the header');
+  return { entries, mini };
+}

@@ -13,7 +13,7 @@ import { isObject } from './rawBoundary';
 
 import type { ConfigOption } from '../../src-shared/session/controls';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../src-shared/session/raw';
 type StateEvent = Extract<SessionEventBody, { kind: 'session.state' }>;
 
 /**

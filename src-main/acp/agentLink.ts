@@ -4,7 +4,7 @@ import type { ExitInfo } from '../process/agentProcess';
 import type { DecodedSession } from './dialects/dialect';
 import type { ConfigOption, TurnUsage } from '../../src-shared/session/controls';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../src-shared/session/raw';
 
 /** How a `session/prompt` ended: the raw stop reason (future values kept) and usage. */
 export interface PromptOutcome {

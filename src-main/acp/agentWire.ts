@@ -22,7 +22,7 @@ import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
 import type { TrafficRing } from './trafficRing';
 import { wireRecorder, type WireRecorder } from './wireLog';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../src-shared/session/raw';
 
 /** Which protocol versions to speak, and the agent's name and id for the messages about it. */
 export interface ConnectionOptions {

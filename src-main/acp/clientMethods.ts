@@ -5,7 +5,7 @@ import type { ClientSide } from './clientSide';
 import type { DecodedPermission } from './dialects/dialect';
 import type { JsonRpcId, RawBoundary } from './rawBoundary';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../src-shared/session/raw';
 
 /** What the client methods need from the connection that serves them. */
 export interface ServeContext {

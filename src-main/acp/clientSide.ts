@@ -7,7 +7,7 @@ import { TERMINAL_OUTPUT_CAPABILITY } from '../quirks/codexAcp';
 import { AcpErrorCode } from '../errors/errors';
 import type { DecodedPermission } from './dialects/dialect';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../src-shared/session/raw';
 
 /** What the client side of the protocol does for the agent; implemented by the session layer. */
 export interface ClientSide {

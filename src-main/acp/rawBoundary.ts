@@ -1,6 +1,7 @@
 import { AcpErrorCode } from '../errors/errors';
 
-type RawObject = Record<string, unknown>;
+import { isObject } from '../../src-shared/acp/read';
+import type { RawObject } from '../../src-shared/session/raw';
 export type JsonRpcId = string | number | null;
 
 /*
@@ -51,9 +52,8 @@ const PERMISSION_OPTION_KINDS = new Set(['allow_once', 'allow_always', 'reject_o
  */
 export const TAKEN_RAW = { jsonrpc: '2.0', method: '_acp-desktop/taken-raw', params: {} };
 
-export function isObject(value: unknown): value is RawObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// The one object test (src-shared/acp/read.ts), offered here to the files of the wire edge.
+export { isObject };
 
 /** What the boundary hands on: notifications taken raw, and requests the SDK refused before a handler ran. */
 export interface BoundaryListener {

@@ -17,7 +17,7 @@ const valueOf = (option: ConfigOption | undefined) => (option && 'currentValue' 
  */
 
 const V2_FIXTURE = resolve(import.meta.dirname, '../../e2e/fixtures/fixture-agent-v2.mjs');
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../src-shared/session/raw';
 
 const harnesses = disposer();
 afterEach(() => harnesses.disposeAll());

@@ -3,7 +3,7 @@ import type { PermissionOption, SessionEventBody, ToolCallFields } from '../../.
 import type { ConfigOption, PermissionSubject, SessionModels, SessionModes, TurnUsage } from '../../../src-shared/session/controls';
 import type { AgentProfile } from './profile';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 
 /** The methods whose names differ between versions; `null`: the version has no such method. */
 export interface DialectMethods {

@@ -11,7 +11,7 @@ import type { Dialect } from './dialect';
 import { v1 } from './v1';
 import { v2 } from './v2';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 
 /** One scripted step: an app event, a wire `session/update`, a permission request, or the prompt's answer. */
 type Step = { app: SessionEventBody } | { update: RawObject } | { permission: RawObject; requestId: string } | { promptResult: unknown; turnId: string };

@@ -10,7 +10,7 @@ import { negotiate, NegotiationError, sendRequest, type Negotiated } from './neg
 const V2_FIXTURE = resolve(import.meta.dirname, '../../../e2e/fixtures/fixture-agent-v2.mjs');
 const V1_FIXTURE = resolve(import.meta.dirname, '../../../e2e/fixtures/fixture-agent.mjs');
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 const running: Negotiated[] = [];
 let starts = 0;
 

@@ -10,7 +10,7 @@ import { Switchboard } from './switchboard';
 import { logged } from '../../log/mainLog';
 import { formatSeconds } from '../formatSeconds';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 type JsonRpcId = string | number | null;
 
 /** An agent process's stdio as web streams (what `AgentProcess.webStreams()` gives, plus a stop). */

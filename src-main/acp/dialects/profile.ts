@@ -2,7 +2,8 @@ import type { AuthMethodInfo } from '../../../src-shared/session/events';
 
 import { decodeAuthMethod } from '../decode/controls';
 
-type RawObject = Record<string, unknown>;
+import { isObject } from '../../../src-shared/acp/read';
+import type { RawObject } from '../../../src-shared/session/raw';
 
 /**
  * What an agent said about itself at `initialize`, in one shape whatever the protocol
@@ -40,9 +41,8 @@ export interface AgentProfile {
   raw: RawObject;
 }
 
-export function isObject(value: unknown): value is RawObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+// The one object test (src-shared/acp/read.ts), offered here to the files of the wire edge.
+export { isObject };
 
 /** A capability marker: `{}` or `true` is present; absent, `null` and `false` are not. */
 export function present(value: unknown): boolean {

@@ -6,7 +6,7 @@ import { decodeConfigOptions, decodeModels, decodeModes, decodeTurnUsage } from 
 import type { Dialect, DecodedSession } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 
 const SESSION_KEYS = ['resume', 'list', 'delete', 'fork', 'close', 'additionalDirectories', '_meta'] as const;
 

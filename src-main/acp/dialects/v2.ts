@@ -8,7 +8,7 @@ import type { Dialect, UpdateDecoder } from './dialect';
 import { agentInfoOf, authMethodOf, isObject, otherKeys, present, type AgentProfile } from './profile';
 import { optionsOf, pairs, remoteServer } from './v1';
 
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 
 const SESSION_KEYS = ['prompt', 'mcp', 'delete', 'fork', 'additionalDirectories', '_meta'] as const;
 

@@ -10,7 +10,7 @@ import { negotiate, sendRequest, type Negotiated } from './negotiate';
 import type { UpdateDecoder } from './dialect';
 
 const V2_FIXTURE = resolve(import.meta.dirname, '../../../e2e/fixtures/fixture-agent-v2.mjs');
-type RawObject = Record<string, unknown>;
+import type { RawObject } from '../../../src-shared/session/raw';
 
 /**
  * The v2 fixture agent driven through the negotiation module and the v2 SDK client, its raw

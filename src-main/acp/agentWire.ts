@@ -344,4 +344,3 @@ function describeAgentError(method: string, error: AcpErrorView): string {
   const detail = isObject(error.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
   return `${message}${detail}`;
 }
-

@@ -8,6 +8,11 @@ export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      // zod is bundled rather than loaded from node_modules: its ~95 ES modules, each resolved,
+      // read and linked at start, were a fifth of the host's start-up CPU (issue 23, cold start).
+      // The ACP SDK is bundled too, so it shares that one zod; it lands in the chunks loaded by
+      // `import()` when the first agent starts (agentConnection) or by `agent-server`.
+      externalizeDeps: { exclude: ['zod', '@agentclientprotocol/sdk'] },
       rolldownOptions: {
         input: {
           index: resolve(import.meta.dirname, 'src-main/electron/main.ts'),

@@ -4,7 +4,6 @@ import { createCore } from './core/createCore';
 import { defaultDataDir } from './core/dataDir';
 import { startBrowserHost } from './server/browserHost';
 import { hostToken } from './server/hostToken';
-import { startAgentServer } from './server/agentServer';
 
 const USAGE = `Usage: acp-desktop serve [--host 127.0.0.1] [--port 0] [--token T] [--data-dir DIR] [--cwd DIR]
 
@@ -49,6 +48,8 @@ async function agentServer(rest: string[]): Promise<void> {
   }
   const [command, ...args] = positionals;
   const token = values.token ?? process.env.ACP_DESKTOP_AGENT_TOKEN ?? undefined;
+  // Only this command needs the ACP SDK's server: `serve` starts without loading it (issue 23).
+  const { startAgentServer } = await import('./server/agentServer');
   const server = await startAgentServer({
     agent: { command, args, env: {}, cwd: process.cwd() },
     host: values.host,

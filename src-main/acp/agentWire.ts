@@ -21,6 +21,7 @@ import { tapIncoming, tapMessages } from './rawTap';
 import { isObject, type JsonRpcId, RawBoundary } from './rawBoundary';
 import type { TrafficRing } from './trafficRing';
 import { wireRecorder, type WireRecorder } from './wireLog';
+import { describeExit } from './describeExit';
 
 import type { RawObject } from '../../src-shared/session/raw';
 
@@ -342,13 +343,4 @@ function describeAgentError(method: string, error: AcpErrorView): string {
   if (error.code === AcpErrorCode.methodNotFound) return `The agent does not implement ${method} (${message}).`;
   const detail = isObject(error.data) && typeof error.data.details === 'string' ? `: ${error.data.details}` : '';
   return `${message}${detail}`;
-}
-
-export function describeExit(info: ExitInfo, stderrTail: string[] = []): string {
-  const tail = stderrTail.filter((line) => line.trim()).slice(-3);
-  const suffix = tail.length ? ` Last output: ${tail.join(' | ')}` : '';
-  if (info.lost) return info.lost;
-  if (info.spawnError) return `The agent could not be started: ${info.spawnError}`;
-  if (info.signal) return `The agent was stopped by signal ${info.signal}.${suffix}`;
-  return `The agent exited with code ${info.code}.${suffix}`;
 }

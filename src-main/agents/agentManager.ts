@@ -2,8 +2,7 @@ import { statSync } from 'node:fs';
 import type { AgentSummary } from '../../src-shared/ipc/appState';
 import type { AgentCapabilities, AgentInfo, AuthMethodInfo, JsonObject } from '../../src-shared/session/controls';
 import type { ProtocolSetting } from '../../src-shared/settings';
-import { AgentConnection } from '../acp/agentConnection';
-import { describeExit } from '../acp/agentWire';
+import { describeExit } from '../acp/describeExit';
 import type { ClientSide } from '../acp/clientSide';
 import type { AgentLink } from '../acp/agentLink';
 import { InMemorySecretStore, readAgentEnv, type SecretStore } from '../store/secretStore';
@@ -78,8 +77,18 @@ export interface ConnectionRequest {
 }
 export type ConnectionFactory = (request: ConnectionRequest) => AgentLink;
 
-const connectOverSdk: ConnectionFactory = ({ launch, clientSide, startAgent, protocol, agent, stderr, traffic, recorder }) =>
-  new AgentConnection(launch, clientSide, stderr, startAgent, { protocol, agent, traffic, ...(recorder ? { recorder } : {}) });
+// The ACP SDK (its zod schemas were most of the host's start-up CPU) is loaded when the first
+// agent starts, not with the core: listing agents needs none of it (issue 23, cold start;
+// guarded by core/startModules.test.ts).
+let connectOverSdk: ConnectionFactory | undefined;
+let loadingSdk: Promise<unknown> | undefined;
+function loadSdkConnection(): Promise<unknown> {
+  loadingSdk ??= import('../acp/agentConnection').then(({ AgentConnection }) => {
+    connectOverSdk = ({ launch, clientSide, startAgent, protocol, agent, stderr, traffic, recorder }) =>
+      new AgentConnection(launch, clientSide, stderr, startAgent, { protocol, agent, traffic, ...(recorder ? { recorder } : {}) });
+  });
+  return loadingSdk;
+}
 
 /**
  * Starts agent processes on demand (one per agent, shared by all its sessions), runs
@@ -165,9 +174,11 @@ export class AgentManager {
     const agent = this.find(agentId);
     if (!agent) return Promise.reject(new Error(`Unknown agent "${agentId}".`));
     if (!agent.launch) return Promise.reject(new Error(`${agent.name} is not installed.`));
+    const connect = this.options.connect ?? connectOverSdk;
+    if (!connect) return loadSdkConnection().then(() => this.ensureRunning(agentId, cwd));
     const launch = { ...this.launchSpec(agentId)!, ...(cwd && isDirectory(cwd) ? { cwd } : {}) };
     const logs = this.options.logs;
-    const connection = (this.options.connect ?? connectOverSdk)({
+    const connection = connect({
       launch,
       clientSide: this.options.clientSide(agentId),
       startAgent: this.options.startAgent,

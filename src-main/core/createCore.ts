@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import type { AppState } from '../../src-shared/ipc/appState';
 import type { Handlers } from '../../src-shared/ipc/contract';
-import { describeExit } from '../acp/agentWire';
+import { describeExit } from '../acp/describeExit';
 import { AgentLogs } from '../agents/agentLog';
 import { checkpointHandlers } from '../checkpoints/checkpointHandlers';
 import { CheckpointService, type CheckpointSession } from '../checkpoints/checkpointService';

@@ -2,8 +2,16 @@ import { spawn } from 'node:child_process';
 import { closeSync, createWriteStream, lstatSync, mkdirSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, symlinkSync } from 'node:fs';
 import { dirname, join, posix, relative, resolve, sep, isAbsolute } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import * as tar from 'tar';
-import yauzl from 'yauzl';
+import { createRequire } from 'node:module';
+import type * as Tar from 'tar';
+import type Yauzl from 'yauzl';
+
+// Required at the first archive extracted, not when the host starts (issue 23, cold start).
+const lazyRequire = createRequire(import.meta.url);
+let tarModule: typeof Tar | undefined;
+let yauzlModule: typeof Yauzl | undefined;
+const tar = (): typeof Tar => (tarModule ??= lazyRequire('tar') as typeof Tar);
+const yauzl = (): typeof Yauzl => (yauzlModule ??= lazyRequire('yauzl') as typeof Yauzl);
 import { cancelled, describeFsError, InstallError } from './download';
 
 /**
@@ -87,19 +95,19 @@ export async function extractArchive(file: string, dest: string, kind: ArchiveKi
 
 // ------------------------------------------------------------------ zip
 
-function openZip(file: string): Promise<yauzl.ZipFile> {
+function openZip(file: string): Promise<Yauzl.ZipFile> {
   return new Promise((resolvePromise, reject) => {
     // decodeStrings: false, so names are checked here (with a clear message) instead of by yauzl.
-    yauzl.open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true }, (error, zip) => {
+    yauzl().open(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: true }, (error, zip) => {
       if (error || !zip) reject(new InstallError(`The download is not a readable zip archive: ${error?.message ?? 'unknown error'}`, 'archive'));
       else resolvePromise(zip);
     });
   });
 }
 
-function entryName(entry: yauzl.Entry): string {
+function entryName(entry: Yauzl.Entry): string {
   // With decodeStrings: false, `fileName` is this same Buffer (typed as the decoded string).
-  return yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
+  return yauzl().getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, false);
 }
 
 async function extractZip(file: string, dest: string, options: ExtractOptions): Promise<void> {
@@ -110,7 +118,7 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
       let total = 0;
       zip.on('error', (error: Error) => reject(new InstallError(`The zip archive is damaged: ${error.message}`, 'archive')));
       zip.on('end', () => resolvePromise(count));
-      zip.on('entry', (entry: yauzl.Entry) => {
+      zip.on('entry', (entry: Yauzl.Entry) => {
         const name = entryName(entry);
         const checkedPath = checkEntryPath(name);
         if ('error' in checkedPath) {
@@ -163,7 +171,7 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
       };
       zip.on('error', (error: Error) => reject(new InstallError(`The zip archive is damaged: ${error.message}`, 'archive')));
       zip.on('end', () => resolvePromise());
-      zip.on('entry', (entry: yauzl.Entry) => {
+      zip.on('entry', (entry: Yauzl.Entry) => {
         if (options.signal?.aborted) return fail(cancelled());
         const checkedPath = checkEntryPath(entryName(entry));
         if ('error' in checkedPath) return fail(refuse(entryName(entry), checkedPath.error));
@@ -216,7 +224,7 @@ async function extractZip(file: string, dest: string, options: ExtractOptions): 
 }
 
 /** Unix permission bits of a zip entry (0 when it was made on a system that has none). */
-function zipMode(entry: yauzl.Entry): number {
+function zipMode(entry: Yauzl.Entry): number {
   const madeBy = entry.versionMadeBy >> 8;
   // 3: Unix, 19: macOS (OS X). Others (0: DOS/Windows) carry no Unix mode.
   return madeBy === 3 || madeBy === 19 ? (entry.externalFileAttributes >>> 16) & 0xffff : 0;
@@ -268,7 +276,7 @@ async function extractTar(file: string, dest: string, kind: ArchiveKind, options
   let count = 0;
   let total = 0;
   const links = new Set<string>();
-  const lister = new tar.Parser({
+  const lister = new (tar().Parser)({
     strict: true,
     onReadEntry: (entry) => {
       entry.resume();
@@ -306,7 +314,7 @@ async function extractTar(file: string, dest: string, kind: ArchiveKind, options
 
   // Second pass: extract. node-tar also refuses '..', absolute paths and writing through links.
   const warnings: string[] = [];
-  const unpack = new tar.Unpack({
+  const unpack = new (tar().Unpack)({
     cwd: dest,
     strict: true,
     preservePaths: false,

@@ -18,7 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import semver from 'semver';
+import { semver } from './lazySemver';
 import type { InstallProgress } from '../../src-shared/ipc/registryContract';
 import type { ProtocolSetting } from '../../src-shared/settings';
 import { platformTarget, type PlatformTarget } from '../../src-shared/registry/platform';
@@ -658,7 +658,7 @@ export class Installer {
     }
     const range = pkg.engines?.node;
     let node = runtime.node ?? undefined;
-    if (range && runtime.version && semver.validRange(range) && !semver.satisfies(runtime.version, range)) {
+    if (range && runtime.version && semver().validRange(range) && !semver().satisfies(runtime.version, range)) {
       // npm only warns about `engines`, and agents often run fine on an older Node.js: a
       // warning the person can install past, or the app's own downloaded Node.js if it fits.
       const own = await this.managedNodeFor(range);
@@ -698,8 +698,8 @@ export class Installer {
       if (!node) continue;
       // A managed Node.js that does not run is skipped: the next one (or a download) is used.
       const result = await runTool(node, ['--version'], { timeoutMs: 10_000 }).catch((error: unknown) => void logWarn(`Running ${node} --version`, error));
-      const version = semver.clean(result?.stdout.trim() ?? '');
-      if (version && semver.satisfies(version, range)) return { node, version };
+      const version = semver().clean(result?.stdout.trim() ?? '');
+      if (version && semver().satisfies(version, range)) return { node, version };
     }
     return null;
   }
@@ -733,8 +733,8 @@ function isNodeScript(file: string): boolean {
 
 /** Whether the registry's version is newer than the installed one (semver; plain string compare as last resort). */
 export function isNewer(available: string, installed: string): boolean {
-  const a = semver.parse(available) ?? semver.coerce(available);
-  const b = semver.parse(installed) ?? semver.coerce(installed);
-  if (a && b) return semver.gt(a, b);
+  const a = semver().parse(available) ?? semver().coerce(available);
+  const b = semver().parse(installed) ?? semver().coerce(installed);
+  if (a && b) return semver().gt(a, b);
   return available !== installed && available.localeCompare(installed, undefined, { numeric: true }) > 0;
 }

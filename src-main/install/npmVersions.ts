@@ -1,4 +1,4 @@
-import semver from 'semver';
+import { semver } from './lazySemver';
 
 /**
  * The catalog pins exact npm versions, and a bundled snapshot can pin one npm no longer serves
@@ -14,13 +14,13 @@ export function isMissingVersion(npmOutput: string): boolean {
  * prerelease unless the pin was one.
  */
 export function fallbackVersion(pinned: string, available: readonly string[]): { version: string; sameLine: boolean } | null {
-  const valid = available.filter((version) => semver.valid(version));
-  const wanted = semver.valid(pinned) ? `^${pinned}` : null;
-  const includePrerelease = Boolean(semver.prerelease(pinned));
-  const sameLine = wanted ? semver.maxSatisfying(valid, wanted, { includePrerelease }) : null;
+  const valid = available.filter((version) => semver().valid(version));
+  const wanted = semver().valid(pinned) ? `^${pinned}` : null;
+  const includePrerelease = Boolean(semver().prerelease(pinned));
+  const sameLine = wanted ? semver().maxSatisfying(valid, wanted, { includePrerelease }) : null;
   if (sameLine && sameLine !== pinned) return { version: sameLine, sameLine: true };
-  const stable = valid.filter((version) => !semver.prerelease(version));
-  const newest = semver.maxSatisfying(stable.length ? stable : valid, '*', { includePrerelease: !stable.length });
+  const stable = valid.filter((version) => !semver().prerelease(version));
+  const newest = semver().maxSatisfying(stable.length ? stable : valid, '*', { includePrerelease: !stable.length });
   return newest && newest !== pinned ? { version: newest, sameLine: false } : null;
 }
 

@@ -1,4 +1,3 @@
-import { AgentConnection } from '../acp/agentConnection';
 import { type ClientSide } from '../acp/clientSide';
 import { UserError } from '../errors/errors';
 import type { ProtocolSetting } from '../../src-shared/settings';
@@ -33,6 +32,8 @@ export async function probeAgent(
   timeoutMs: number,
   protocol: ProtocolSetting = 'v1',
 ): Promise<{ protocolVersion: number; agentName: string | null }> {
+  // Loaded here, not with the core: the ACP SDK is not needed before an agent starts (issue 23).
+  const { AgentConnection } = await import('../acp/agentConnection');
   const connection = new AgentConnection(launch, PROBE_CLIENT, undefined, undefined, { protocol });
   try {
     const result = await connection.initialize(timeoutMs);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import semver from 'semver';
+import { semver } from './lazySemver';
 import { describeFetchError, readLimited } from '../net/http';
 import { cancelled, download, InstallError, type DownloadProgress } from './download';
 import { extractArchive, sniffArchive } from './extract';
@@ -31,8 +31,8 @@ export function managedNodeDirs(dataDir: string, platform: NodeJS.Platform = pro
   const root = join(runtimesDir(dataDir), 'node');
   try {
     return readdirSync(root)
-      .filter((name) => semver.valid(name))
-      .sort((a, b) => semver.rcompare(a, b))
+      .filter((name) => semver().valid(name))
+      .sort((a, b) => semver().rcompare(a, b))
       .map((name) => (platform === 'win32' ? join(root, name) : join(root, name, 'bin')));
   } catch {
     return [];
@@ -115,9 +115,9 @@ export async function latestNodeLts(base: string, options: RuntimeInstallOptions
     throw new InstallError(`${base}/index.json is not a Node.js release index.`, 'http');
   }
   const versions = (Array.isArray(releases) ? releases : [])
-    .filter((release) => release.lts && typeof release.version === 'string' && semver.valid(release.version))
-    .map((release) => semver.clean(release.version as string)!)
-    .sort(semver.rcompare);
+    .filter((release) => release.lts && typeof release.version === 'string' && semver().valid(release.version))
+    .map((release) => semver().clean(release.version as string)!)
+    .sort(semver().rcompare);
   if (!versions[0]) throw new InstallError(`${base}/index.json lists no LTS release of Node.js.`, 'http');
   return versions[0];
 }

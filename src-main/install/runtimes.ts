@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import semver from 'semver';
+import { semver } from './lazySemver';
 import type { RuntimeInfo } from '../../src-shared/ipc/registryContract';
 import { planSpawn } from '../process/spawnCommand';
 import { logUnlessMissing } from '../log/mainLog';
@@ -128,8 +128,8 @@ export function commonToolDirs(env: NodeJS.ProcessEnv = process.env, platform: N
   const nvm = join(env.NVM_DIR ?? join(home, '.nvm'), 'versions', 'node');
   try {
     const versions = readdirSync(nvm)
-      .filter((name) => semver.valid(name))
-      .sort((a, b) => semver.rcompare(a, b));
+      .filter((name) => semver().valid(name))
+      .sort((a, b) => semver().rcompare(a, b));
     dirs.push(...versions.map((version) => join(nvm, version, 'bin')));
   } catch (error) {
     logUnlessMissing(`Listing nvm's Node.js versions in ${nvm}`, error);
@@ -168,7 +168,7 @@ async function versionOf(command: string, args: string[], env: NodeJS.ProcessEnv
   try {
     const result = await runTool(command, args, { env, timeoutMs: 15_000 });
     if (result.code !== 0) return null;
-    return semver.coerce(result.stdout.trim())?.version ?? null;
+    return semver().coerce(result.stdout.trim())?.version ?? null;
   } catch {
     return null;
   }
@@ -204,7 +204,7 @@ export async function detectNode(env: NodeJS.ProcessEnv = process.env, managedDi
     const version = await versionOf(node, ['--version'], env);
     if (!version) continue;
     first ??= { node, version };
-    if (semver.gte(version, MIN_NODE)) {
+    if (semver().gte(version, MIN_NODE)) {
       chosen = { node, version };
       break;
     }
@@ -226,7 +226,7 @@ export async function detectNode(env: NodeJS.ProcessEnv = process.env, managedDi
       message: `Node.js was not found on this machine. Agents distributed through npm need Node.js ${MIN_NODE.split('.')[0]} or newer with npm: download it into the app's folder, or install it from https://nodejs.org or with your package manager, then try again.`,
     };
   }
-  if (semver.lt(version, MIN_NODE)) {
+  if (semver().lt(version, MIN_NODE)) {
     return {
       ...base,
       ok: false,

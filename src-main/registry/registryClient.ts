@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { RegistrySource } from '../../src-shared/ipc/registryContract';
 import { parseRegistryIndex, type RegistryAgent, type RegistryIndex } from '../../src-shared/registry/schema';
 import { readJson, writeFileAtomic } from '../store/jsonFile';
@@ -78,6 +78,11 @@ export class RegistryClient {
   private snapshot: RegistrySnapshot | null = null;
   private refreshing: Promise<RegistrySnapshot> | null = null;
   private icons = new Map<string, string>();
+  /**
+   * Icons on disk not sanitized yet (agent id → its files, bundled then cached: the last clean
+   * one wins): sanitized when first asked for, not at start (issue 23, cold start).
+   */
+  private iconFiles = new Map<string, string[]>();
   private readonly cacheFile: string;
   private readonly iconsDir: string;
   private readonly bundledDir: string | null;
@@ -231,12 +236,8 @@ export class RegistryClient {
         return;
       }
       for (const file of files) {
-        try {
-          const clean = sanitizeSvg(readFileSync(join(dir, file), 'utf8'));
-          if (clean) this.icons.set(file.slice(0, -4), clean);
-        } catch (error) {
-          logWarn(`Reading the cached icon ${file} (the letter is shown instead)`, error);
-        }
+        const id = file.slice(0, -4);
+        this.iconFiles.set(id, [...(this.iconFiles.get(id) ?? []), join(dir, file)]);
       }
     };
     if (this.bundledDir) load(join(this.bundledDir, 'icons'));
@@ -245,6 +246,16 @@ export class RegistryClient {
 
   /** Sanitized SVG markup for an agent, if one is known. */
   icon(agentId: string): string | undefined {
+    const files = this.iconFiles.get(agentId);
+    this.iconFiles.delete(agentId);
+    for (const file of files ?? []) {
+      try {
+        const clean = sanitizeSvg(readFileSync(file, 'utf8'));
+        if (clean) this.icons.set(agentId, clean);
+      } catch (error) {
+        logWarn(`Reading the cached icon ${basename(file)} (the letter is shown instead)`, error);
+      }
+    }
     return this.icons.get(agentId);
   }
 
@@ -256,7 +267,7 @@ export class RegistryClient {
     const worker = async () => {
       for (let agent = queue.shift(); agent; agent = queue.shift()) {
         const clean = await this.fetchIcon(agent, snapshot.url);
-        if (clean && clean !== this.icons.get(agent.id)) {
+        if (clean && clean !== this.icon(agent.id)) {
           this.icons.set(agent.id, clean);
           changed = true;
           try {

@@ -1,4 +1,10 @@
-import sax from 'sax';
+import { createRequire } from 'node:module';
+import type { Tag } from 'sax';
+
+type Sax = typeof import('sax');
+let saxModule: Sax | undefined;
+/** `sax`, required at the first icon sanitized: icons are sanitized when shown (issue 23, cold start). */
+const sax = (): Sax => (saxModule ??= createRequire(import.meta.url)('sax') as Sax);
 
 /**
  * Sanitizes an agent icon (SVG) before the renderer shows it as markup.
@@ -131,7 +137,7 @@ function escapeText(value: string): string {
 
 export function sanitizeSvg(input: string): string | null {
   if (input.length > MAX_INPUT) return null;
-  const parser = sax.parser(true, { trim: false, normalize: false, xmlns: false, position: false });
+  const parser = sax().parser(true, { trim: false, normalize: false, xmlns: false, position: false });
   const out: string[] = [];
   /** Per open element: whether it was written (false: dropped, with all it contains). */
   const stack: boolean[] = [];
@@ -144,7 +150,7 @@ export function sanitizeSvg(input: string): string | null {
     failed = true;
   };
   parser.onopentag = (node) => {
-    const tag = node as sax.Tag;
+    const tag = node as Tag;
     elements += 1;
     if (elements > MAX_ELEMENTS || stack.length >= MAX_DEPTH) failed = true;
     if (stack.length === 0) {

@@ -20,8 +20,11 @@ interface Variants {
   /** What the cache was made from: a file changed on disk (a rebuild) is compressed again. */
   key: string;
   identity: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
+  compressible: boolean;
+  // Each encoding is compressed when first asked for: a browser asks for brotli, so gzip is not
+  // made at start too (issue 23, cold start: both competed with the page's first load).
+  br?: Promise<Buffer>;
+  gzip?: Promise<Buffer>;
 }
 
 /** A content-hashed name may be cached for a year; anything else (index.html) is checked each time. */
@@ -43,10 +46,10 @@ export function pickEncoding(req: Pick<IncomingMessage, 'headers'>, file: string
 }
 
 /**
- * The built renderer's files, each compressed once (brotli and gzip, on libuv's thread pool,
+ * The built renderer's files, each compressed once per encoding asked for (on libuv's thread pool,
  * off the event loop) and kept in memory: the bundle is about 1 MB, and compressing it per
- * request would cost more than sending it. `warm()` compresses everything at start so the
- * first page load does not wait for it.
+ * request would cost more than sending it. `warm()` compresses the start bundle at start so
+ * the first page load does not wait for it.
  */
 export class StaticAssets {
   private cache = new Map<string, Promise<Variants>>();
@@ -61,30 +64,30 @@ export class StaticAssets {
       this.cache.set(file, entry);
       variants = await entry;
     }
-    return { body: variants[encoding] ?? variants.identity, etag: `"${key}-${encoding}"` };
+    const body = encoding === 'identity' || !variants.compressible ? variants.identity : await this.encoded(variants, encoding);
+    return { body, etag: `"${key}-${encoding}"` };
   }
 
   private async load(file: string, key: string): Promise<Variants> {
     const identity = await readFile(file);
-    const variants: Variants = { key, identity };
-    if (COMPRESSIBLE.test(file) && identity.length >= MIN_BYTES) {
-      // Quality 9 (of 11): within a few percent of the best, several times faster for a 1 MB bundle.
-      [variants.br, variants.gzip] = await Promise.all([
-        brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
-        gzipped(identity, { level: 9 }),
-      ]);
-    }
-    return variants;
+    return { key, identity, compressible: COMPRESSIBLE.test(file) && identity.length >= MIN_BYTES };
+  }
+
+  private encoded(variants: Variants, encoding: 'br' | 'gzip'): Promise<Buffer> {
+    const { identity } = variants;
+    if (encoding === 'gzip') return (variants.gzip ??= gzipped(identity, { level: 9 }));
+    // Quality 9 (of 11): within a few percent of the best, several times faster for a 1 MB bundle.
+    return (variants.br ??= brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }));
   }
 
   /**
-   * Compresses what the first page load asks for (index.html and the files it names) ahead of
-   * the request; the rest (Monaco's languages, workers) on first use.
+   * Compresses what the first page load asks for (index.html and the files it names, in brotli,
+   * which browsers ask for) ahead of the request; the rest (Monaco's languages, workers) on first use.
    */
   async warm(dir: string): Promise<void> {
     const index = join(dir, 'index.html');
     const html = await readFile(index, 'utf8');
     const files = [index, ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((match) => join(dir, match[1]))];
-    for (const file of files) await this.body(file, 'identity').catch(() => undefined);
+    for (const file of files) await this.body(file, 'br').catch(() => undefined);
   }
 }

@@ -1,0 +1,32 @@
+import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
+import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
+import { MAX_INDEXED_CHARS, type IndexTexts } from './searchIndex';
+
+/**
+ * What the search worker needs of a session's state: the texts of the entries it has not seen.
+ * The reducer replaces an entry's object when the entry changes, so an entry object in `sent`
+ * was sent as it is; the entries of a running turn wait for the turn to end (a streaming reply
+ * is not re-sent per chunk). A full change sends every entry and the ids the session still has.
+ */
+export function changeTexts(state: SessionState, logSize: number, full: boolean, sent: WeakSet<TranscriptEntry>): IndexTexts {
+  const entries = state.entries;
+  let until = entries.length;
+  if (state.currentTurnId) {
+    let start = entries.length - 1;
+    while (start >= 0 && entries[start].kind !== 'user') start--;
+    if (start !== -1) until = start + 1;
+  }
+  const change: IndexTexts = { sessionId: state.sessionId, logSize, scanned: until, full, ids: [], kinds: [], texts: [], present: null };
+  for (let i = 0; i < until; i++) {
+    const entry = entries[i];
+    if (!full && sent.has(entry)) continue;
+    sent.add(entry);
+    const text = SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '';
+    change.ids.push(entry.id);
+    change.kinds.push(entry.kind);
+    // A pasted 20 MB log is indexed only up to the limit: the rest is not worth copying to the worker.
+    change.texts.push(text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text);
+  }
+  if (full) change.present = entries.map((entry) => entry.id);
+  return change;
+}

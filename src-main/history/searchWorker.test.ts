@@ -1,0 +1,75 @@
+import MiniSearch from 'minisearch';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, expect, it, vi } from 'vitest';
+import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
+import { reduceSession } from '../../src-shared/session/reducer';
+import { disposer, makeCore } from '../testing/coreHarness';
+import { SearchProxy } from './searchProxy';
+
+const harnesses = disposer();
+const proxies: SearchProxy[] = [];
+afterEach(async () => {
+  await harnesses.disposeAll();
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.dispose()));
+  vi.restoreAllMocks();
+});
+
+/** A session of `turns` prompts (each a user entry and a stop entry). */
+function longState(sessionId: string, turns: number) {
+  const bodies: SessionEventBody[] = [{ kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w' }];
+  for (let i = 0; i < turns; i++) {
+    bodies.push({
+      kind: 'turn.started',
+      turnId: `t${i}`,
+      prompt: [{ type: 'text', text: `entry ${i} about the okapi${i % 7 === 0 ? ' and the heron' : ''}` }],
+    });
+    bodies.push({ kind: 'turn.ended', turnId: `t${i}`, stopReason: 'end_turn' });
+  }
+  return reduceSession(
+    undefined,
+    bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: 1000 + i }) as SessionEvent),
+  );
+}
+
+// The guard counts work rather than time: indexing 50,000 documents through the proxy adds no
+// document to any MiniSearch on the host's thread; the worker holds all of them.
+it('indexing 50,000 documents runs no index code on the host thread', async () => {
+  const state = longState('s1', 50_000);
+  const addAll = vi.spyOn(MiniSearch.prototype, 'addAll');
+  const add = vi.spyOn(MiniSearch.prototype, 'add');
+  const proxy = new SearchProxy(mkdtempSync(join(tmpdir(), 'acp-search-')));
+  proxies.push(proxy);
+  await proxy.loadManifest();
+  await proxy.load();
+  proxy.indexState(state, 100, true);
+  await proxy.idle();
+
+  expect(proxy.indexedDocuments).toBe(50_000);
+  expect(addAll).not.toHaveBeenCalled();
+  expect(add).not.toHaveBeenCalled();
+  const hits = await proxy.query('heron', 10);
+  expect(hits).toHaveLength(10);
+  expect(hits.every((hit) => hit.sessionId === 's1' && hit.snippet.includes('heron'))).toBe(true);
+}, 120_000);
+
+it('a search worker that dies is started again: the person is told, and search finds what was indexed before', async () => {
+  const h = harnesses.track(makeCore());
+  const sessionId = await h.newSession();
+  await h.prompt(sessionId, 'about the axolotl');
+  await h.core.history.reconcile();
+  await h.core.history.search.idle();
+  expect((await h.core.history.query('axolotl')).map((hit) => hit.sessionId)).toContain(sessionId);
+
+  // Nothing was saved yet (the save waits 5 s): the new worker has only the logs to go by.
+  const worker = (h.core.history.search as unknown as { worker: Worker }).worker;
+  await worker.terminate();
+  const hits = await h.core.history.query('axolotl');
+
+  expect(hits.map((hit) => hit.sessionId)).toContain(sessionId);
+  expect(h.core.state().notices.map((notice) => notice.message)).toContainEqual(expect.stringContaining('The search worker stopped'));
+  const replaced = (h.core.history.search as unknown as { worker: Worker }).worker;
+  expect(replaced).not.toBe(worker);
+});

@@ -10,6 +10,9 @@ import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
+import { MAX_INDEXED_CHARS, type IndexTexts } from './searchTexts';
+
+export { MAX_INDEXED_CHARS };
 
 /** One indexed document: a piece (≤ CHUNK characters) of one transcript entry. */
 interface Doc {
@@ -48,24 +51,6 @@ interface SessionIndex {
   mini: MiniSearch<Doc>;
 }
 
-/**
- * One session's change as plain texts (what the search worker receives): the entries to
- * (re)index, and for a full scan every entry id the session still has (the others are dropped).
- */
-export interface IndexTexts {
-  sessionId: string;
-  logSize: number;
-  /** How many entries the host has scanned (kept in the manifest as before). */
-  scanned: number;
-  full: boolean;
-  /** Ids, kinds and texts (`entryText`, '' for kinds not searched), in transcript order. */
-  ids: string[];
-  kinds: string[];
-  texts: string[];
-  /** Full scans only: every entry id still in the session. */
-  present: string[] | null;
-}
-
 type Change = { state: SessionState; logSize: number; full: boolean } | { texts: IndexTexts } | 'remove';
 
 export interface RawHit {
@@ -81,11 +66,6 @@ const VERSION = 4;
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
 const CHUNK = 2000;
-/**
- * How much of one entry is indexed: a pasted 20 MB log would be 10,000 documents, seconds of
- * indexing and 20 MB more to save and load at every start, for words a person finds in its head.
- */
-export const MAX_INDEXED_CHARS = 200_000;
 
 const OPTIONS: Options<Doc> = {
   idField: 'id',

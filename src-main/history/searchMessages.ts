@@ -1,4 +1,5 @@
-import type { IndexTexts, RawHit } from './searchIndex';
+import type { RawHit } from './searchIndex';
+import type { IndexTexts } from './searchTexts';
 
 /** What the host asks the search worker (`searchWorker.ts`); requests with an `id` are answered with the same id. */
 export type SearchRequest =

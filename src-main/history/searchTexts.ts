@@ -1,6 +1,30 @@
 import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
-import { MAX_INDEXED_CHARS, type IndexTexts } from './searchIndex';
+
+/**
+ * How much of one entry is indexed: a pasted 20 MB log would be 10,000 documents, seconds of
+ * indexing and 20 MB more to save and load at every start, for words a person finds in its head.
+ * (Here, not in searchIndex.ts: the host cuts texts before sending them and never loads MiniSearch.)
+ */
+export const MAX_INDEXED_CHARS = 200_000;
+
+/**
+ * One session's change as plain texts (what the search worker receives): the entries to
+ * (re)index, and for a full scan every entry id the session still has (the others are dropped).
+ */
+export interface IndexTexts {
+  sessionId: string;
+  logSize: number;
+  /** How many entries the host has scanned (kept in the manifest as before). */
+  scanned: number;
+  full: boolean;
+  /** Ids, kinds and texts (`entryText`, '' for kinds not searched), in transcript order. */
+  ids: string[];
+  kinds: string[];
+  texts: string[];
+  /** Full scans only: every entry id still in the session. */
+  present: string[] | null;
+}
 
 /**
  * What the search worker needs of a session's state: the texts of the entries it has not seen.

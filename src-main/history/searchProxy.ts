@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
+import { UserError } from '../errors/errors';
 import { logWarn } from '../log/mainLog';
 import type { IdleReply, ManifestReply, SearchReply, SearchRequest } from './searchMessages';
 import type { RawHit } from './searchIndex';
@@ -40,6 +41,9 @@ export class SearchProxy {
   /** Resolves once a re-spawned worker has loaded (queries wait for it). */
   private ready: Promise<void> = Promise.resolve();
   private closing = false;
+  /** Set when the worker died too often to start again: every question gets this message. */
+  private broken: string | null = null;
+  private crashes = 0;
 
   constructor(
     private readonly dataDir: string,
@@ -77,11 +81,20 @@ export class SearchProxy {
   }
 
   private crashed(why: string): void {
-    const message = `The search worker stopped (${why}); search is restarting from the saved index.`;
+    // A worker that dies at every start (out of memory on a huge history, say) is not started forever.
+    const last = ++this.crashes > MAX_CRASHES;
+    const message = last
+      ? `The search worker stopped ${this.crashes} times (last: ${why}); search is off until the app restarts.`
+      : `The search worker stopped (${why}); search is restarting from the saved index.`;
     logWarn(message);
     this.onProblem(message);
-    for (const { reject } of this.waiting.values()) reject(new WorkerGone(message));
+    for (const { reject } of this.waiting.values()) reject(last ? new UserError(message) : new WorkerGone(message));
     this.waiting.clear();
+    if (last) {
+      this.broken = message;
+      this.ready = Promise.resolve();
+      return;
+    }
     this.logSizes.clear();
     this.sent.clear();
     this.manifestRead = null;
@@ -94,6 +107,7 @@ export class SearchProxy {
   }
 
   private ask<T>(question: Question): Promise<T> {
+    if (this.broken) return Promise.reject(new UserError(this.broken));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -180,7 +194,7 @@ export class SearchProxy {
   /** Saves, then stops the worker. */
   async dispose(): Promise<void> {
     try {
-      await this.flush();
+      if (!this.broken) await this.flush();
     } finally {
       this.closing = true;
       await this.worker.terminate();
@@ -189,6 +203,9 @@ export class SearchProxy {
 }
 
 class WorkerGone extends Error {}
+
+/** Re-spawns allowed in one run of the app. */
+const MAX_CRASHES = 3;
 
 /**
  * The built worker is `searchWorker.js` in out/main (an entry of its own, electron.vite.config.ts);

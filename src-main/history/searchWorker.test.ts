@@ -73,3 +73,21 @@ it('a search worker that dies is started again: the person is told, and search f
   const replaced = (h.core.history.search as unknown as { worker: Worker }).worker;
   expect(replaced).not.toBe(worker);
 });
+
+it('a search worker that keeps dying is not started forever: search then says it is off', async () => {
+  const problems: string[] = [];
+  const proxy = new SearchProxy(mkdtempSync(join(tmpdir(), 'acp-search-')), (message) => problems.push(message));
+  proxies.push(proxy);
+  await proxy.loadManifest();
+  proxy.indexState(longState('s1', 3), 10, true);
+  for (let crash = 1; crash <= 3; crash++) {
+    await (proxy as unknown as { worker: Worker }).worker.terminate();
+    // Each time it comes back: the query is answered (from what was saved: nothing, here).
+    expect(await proxy.query('okapi')).toEqual([]);
+  }
+  await (proxy as unknown as { worker: Worker }).worker.terminate();
+
+  await expect(proxy.query('okapi')).rejects.toThrow('search is off until the app restarts');
+  expect(problems).toHaveLength(4);
+  expect(problems.at(-1)).toContain('stopped 4 times');
+});

@@ -1,12 +1,12 @@
 import type { RawHit } from './searchIndex';
-import type { IndexTexts } from './searchTexts';
+import type { PackedTexts } from './searchTexts';
 
 /** What the host asks the search worker (`searchWorker.ts`); requests with an `id` are answered with the same id. */
 export type SearchRequest =
   | { type: 'open'; dataDir: string }
   | { type: 'loadManifest'; id: number }
   | { type: 'load'; id: number }
-  | { type: 'index'; change: IndexTexts }
+  | { type: 'index'; change: PackedTexts }
   | { type: 'remove'; sessionId: string }
   | { type: 'query'; id: number; text: string; limit: number }
   | { type: 'idle'; id: number }

@@ -6,7 +6,7 @@ import { UserError } from '../errors/errors';
 import { logWarn } from '../log/mainLog';
 import type { IdleReply, ManifestReply, SearchReply, SearchRequest } from './searchMessages';
 import type { RawHit } from './searchIndex';
-import { changeTexts } from './searchTexts';
+import { changeTexts, packTexts } from './searchTexts';
 
 type Ask = Extract<SearchRequest, { id: number }>;
 type Question = Ask extends infer R ? (R extends Ask ? Omit<R, 'id'> : never) : never;
@@ -150,9 +150,9 @@ export class SearchProxy {
       sent = new WeakSet();
       this.sent.set(state.sessionId, sent);
     }
-    const change = changeTexts(state, logSize, full, sent);
+    const change = packTexts(changeTexts(state, logSize, full, sent));
     this.logSizes.set(state.sessionId, logSize);
-    this.worker.postMessage({ type: 'index', change } satisfies SearchRequest);
+    this.worker.postMessage({ type: 'index', change } satisfies SearchRequest, [change.packed.buffer, change.lengths.buffer]);
   }
 
   removeSession(sessionId: string): void {

@@ -54,3 +54,23 @@ export function changeTexts(state: SessionState, logSize: number, full: boolean,
   if (full) change.present = entries.map((entry) => entry.id);
   return change;
 }
+
+/** A change on the wire: its texts in one UTF-8 buffer (transferred, not copied) and their lengths. */
+export type PackedTexts = Omit<IndexTexts, 'texts'> & { packed: Uint8Array<ArrayBuffer>; lengths: Uint32Array<ArrayBuffer> };
+
+export function packTexts({ texts, ...rest }: IndexTexts): PackedTexts {
+  const lengths = Uint32Array.from(texts, (text) => text.length);
+  return { ...rest, packed: new TextEncoder().encode(texts.join('')), lengths };
+}
+
+/** The texts back; lengths count UTF-16 units, which decoding keeps (a lone surrogate becomes one U+FFFD). */
+export function unpackTexts({ packed, lengths, ...rest }: PackedTexts): IndexTexts {
+  const all = new TextDecoder().decode(packed);
+  const texts: string[] = [];
+  let at = 0;
+  for (const length of lengths) {
+    texts.push(all.slice(at, at + length));
+    at += length;
+  }
+  return { ...rest, texts };
+}

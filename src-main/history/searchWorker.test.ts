@@ -8,6 +8,7 @@ import type { SessionEvent, SessionEventBody } from '../../src-shared/session/ev
 import { reduceSession } from '../../src-shared/session/reducer';
 import { disposer, makeCore } from '../testing/coreHarness';
 import { SearchProxy } from './searchProxy';
+import { packTexts, unpackTexts } from './searchTexts';
 
 const harnesses = disposer();
 const proxies: SearchProxy[] = [];
@@ -90,4 +91,23 @@ it('a search worker that keeps dying is not started forever: search then says it
   await expect(proxy.query('okapi')).rejects.toThrow('search is off until the app restarts');
   expect(problems).toHaveLength(4);
   expect(problems.at(-1)).toContain('stopped 4 times');
+});
+
+it('texts cross to the worker in one buffer and come back the same, whatever their characters', () => {
+  const texts = ['plain', '', 'accents: é à ü, CJK: 検索, emoji: 🦦🦩', 'a lone surrogate \ud800 stays one unit', 'end'];
+  const change = {
+    sessionId: 's',
+    logSize: 1,
+    scanned: 5,
+    full: true,
+    ids: ['a', 'b', 'c', 'd', 'e'],
+    kinds: Array<string>(5).fill('user'),
+    texts,
+    present: null,
+  };
+  const back = unpackTexts(packTexts(change));
+  expect(back.texts.slice(0, 3)).toEqual(texts.slice(0, 3));
+  expect(back.texts[3]).toBe('a lone surrogate \ufffd stays one unit');
+  expect(back.texts[4]).toBe('end');
+  expect(back.ids).toEqual(change.ids);
 });

@@ -3,6 +3,7 @@
 import { parentPort } from 'node:worker_threads';
 import type { SearchReply, SearchRequest } from './searchMessages';
 import { SearchIndex } from './searchIndex';
+import { unpackTexts } from './searchTexts';
 
 const port = parentPort;
 if (!port) throw new Error('searchWorker.ts runs as a worker thread (searchProxy.ts starts it).');
@@ -42,7 +43,7 @@ port.on('message', (request: SearchRequest) => {
     return;
   }
   if (!index) throw new Error('The search worker got a request before "open".');
-  if (request.type === 'index') index.indexTexts(request.change);
+  if (request.type === 'index') index.indexTexts(unpackTexts(request.change));
   else if (request.type === 'remove') index.removeSession(request.sessionId);
   else void answer(request, index);
 });

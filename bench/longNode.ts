@@ -100,6 +100,8 @@ export async function nodeFigures(dataDir: string, logs: string[], runs: number)
   const blocked = async (work: () => Promise<unknown>) => {
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
+    // The monitor measures from its timer's first run: a block before it would go unseen.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const ms = await timed(work);
     // A block that ends the work is recorded when the monitor's timer next runs: let it.
     await new Promise((resolve) => setTimeout(resolve, 5));

@@ -17,6 +17,8 @@ export default defineConfig({
         input: {
           index: resolve(import.meta.dirname, 'src-main/electron/main.ts'),
           cli: resolve(import.meta.dirname, 'src-main/cli.ts'),
+          // The search index's worker thread (src-main/history/searchProxy.ts starts out/main/searchWorker.js).
+          searchWorker: resolve(import.meta.dirname, 'src-main/history/searchWorker.ts'),
         },
       },
     },

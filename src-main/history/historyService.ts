@@ -17,7 +17,7 @@ import { removeSnapshot } from '../store/logSnapshot';
 import { foldLog } from '../sessions/sessionRestore';
 import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessionCatalog';
 import type { TabsStore } from '../store/tabsStore';
-import { SearchIndex } from './searchIndex';
+import { SearchProxy } from './searchProxy';
 import { logged, logUnlessMissing, logWarn } from '../log/mainLog';
 
 /** An open session as history reads it. */
@@ -59,7 +59,7 @@ const LOG_SUFFIX = '.jsonl';
 export class HistoryService {
   readonly drafts: DraftsStore;
   readonly catalog: SessionCatalog;
-  readonly search: SearchIndex;
+  readonly search: SearchProxy;
   private dirty = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private reconciling: Promise<void> | null = null;
@@ -71,7 +71,9 @@ export class HistoryService {
     this.sessionsDir = join(options.dataDir, 'sessions');
     this.drafts = new DraftsStore(options.dataDir);
     this.catalog = new SessionCatalog(options.dataDir);
-    this.search = new SearchIndex(options.dataDir, undefined, undefined, (message) => options.notice('warning', message));
+    this.search = new SearchProxy(options.dataDir, (message) => options.notice('warning', message));
+    // A re-spawned search worker has the saved index: what changed since is indexed again.
+    this.search.onRespawn = () => this.reconcile();
     if (this.drafts.error) options.notice('warning', `Unsent drafts could not be read and were reset (${this.drafts.error}).`);
   }
 
@@ -431,7 +433,7 @@ export class HistoryService {
     await this.reconciling?.catch(logged('Reconciling the history index before quitting'));
     this.drafts.flush();
     this.catalog.flush();
-    this.search.flush();
+    await this.search.dispose().catch(logged('Saving the search index before quitting'));
   }
 }
 

@@ -10,6 +10,9 @@ import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
+import { MAX_INDEXED_CHARS, type IndexTexts } from './searchTexts';
+
+export { MAX_INDEXED_CHARS };
 
 /** One indexed document: a piece (≤ CHUNK characters) of one transcript entry. */
 interface Doc {
@@ -48,6 +51,8 @@ interface SessionIndex {
   mini: MiniSearch<Doc>;
 }
 
+type Change = { state: SessionState; logSize: number; full: boolean } | { texts: IndexTexts } | 'remove';
+
 export interface RawHit {
   sessionId: string;
   entryId: string;
@@ -61,11 +66,6 @@ const VERSION = 4;
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
 const CHUNK = 2000;
-/**
- * How much of one entry is indexed: a pasted 20 MB log would be 10,000 documents, seconds of
- * indexing and 20 MB more to save and load at every start, for words a person finds in its head.
- */
-export const MAX_INDEXED_CHARS = 200_000;
 
 const OPTIONS: Options<Doc> = {
   idField: 'id',
@@ -162,6 +162,8 @@ export class SearchIndex {
   private manifestRead: Promise<void> | null = null;
   /** Saved sessions whose file could not be used: their logs must be indexed again (reconcile). */
   droppedOnLoad = 0;
+  /** Which sessions those were (the search worker tells its host, which indexes them again). */
+  readonly droppedIds: string[] = [];
   /** Sessions whose index changed since the last save (and removed ones, to delete). */
   private unsaved = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
@@ -176,7 +178,9 @@ export class SearchIndex {
   /** Documents added to the index since this object was made: what indexing cost (tests, bench). */
   indexedDocuments = 0;
   /** Changes not applied yet, by session (a later one for the same session replaces the earlier). */
-  private pending = new Map<string, { state: SessionState; logSize: number; full: boolean } | 'remove'>();
+  private pending = new Map<string, Change>();
+  /** Called when the index was reset (everything must be indexed again: the worker tells its host). */
+  onReset: () => void = () => {};
   private applyTimer: ReturnType<typeof setTimeout> | null = null;
   private vacuuming: Promise<void> | null = null;
   /** A save writing the index in slices: nothing may change the index until it is done. */
@@ -217,7 +221,10 @@ export class SearchIndex {
         if (this.saved.get(sessionId) !== saved) continue;
         this.saved.delete(sessionId);
         if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
-        else this.droppedOnLoad++;
+        else {
+          this.droppedOnLoad++;
+          this.droppedIds.push(sessionId);
+        }
         if (this.pending.has(sessionId)) this.applySoon();
       }
     })();
@@ -273,7 +280,7 @@ export class SearchIndex {
   /** The log size a session's documents reflect, or will once pending changes apply (undefined: not indexed). */
   indexedLogSize(sessionId: string): number | undefined {
     const pending = this.pending.get(sessionId);
-    if (pending) return pending === 'remove' ? undefined : pending.logSize;
+    if (pending) return pending === 'remove' ? undefined : 'texts' in pending ? pending.texts.logSize : pending.logSize;
     return this.sessions.get(sessionId)?.docs.logSize ?? this.saved.get(sessionId)?.logSize;
   }
 
@@ -301,8 +308,27 @@ export class SearchIndex {
    */
   indexState(state: SessionState, logSize: number, full: boolean): void {
     const previous = this.pending.get(state.sessionId);
-    const wasFull = typeof previous === 'object' && previous.full;
+    const wasFull = typeof previous === 'object' && 'full' in previous && previous.full;
     this.pending.set(state.sessionId, { state, logSize, full: full || wasFull });
+    this.applySoon();
+  }
+
+  /** The same change as `indexState`, as plain texts: a later one for the same session is merged in. */
+  indexTexts(texts: IndexTexts): void {
+    const previous = this.pending.get(texts.sessionId);
+    if (typeof previous === 'object' && 'texts' in previous) {
+      const before = previous.texts;
+      const present = texts.present ?? (before.present ? [...before.present, ...texts.ids] : null);
+      texts = {
+        ...texts,
+        full: texts.full || before.full,
+        ids: [...before.ids, ...texts.ids],
+        kinds: [...before.kinds, ...texts.kinds],
+        texts: [...before.texts, ...texts.texts],
+        present,
+      };
+    }
+    this.pending.set(texts.sessionId, { texts });
     this.applySoon();
   }
 
@@ -350,6 +376,7 @@ export class SearchIndex {
         // Otherwise a change replaces a saved index not loaded (the state it comes from is newer).
         this.saved.delete(sessionId);
         if (change === 'remove') this.dropSession(sessionId);
+        else if ('texts' in change) this.applyTexts(change.texts);
         else this.applyState(change.state, change.logSize, change.full);
         this.unsaved.add(sessionId);
       }
@@ -391,6 +418,22 @@ export class SearchIndex {
     this.sessions = new Map();
     this.saved = new Map();
     this.schedule();
+    this.onReset();
+  }
+
+  private applyTexts(change: IndexTexts): void {
+    let session = this.sessions.get(change.sessionId);
+    if (!session) {
+      session = { docs: { logSize: change.logSize, scanned: 0, entries: {} }, mini: new MiniSearch(OPTIONS) };
+      this.sessions.set(change.sessionId, session);
+    }
+    for (let i = 0; i < change.ids.length; i++) this.indexText(change.sessionId, session, change.ids[i], change.kinds[i], change.texts[i]);
+    if (change.present) {
+      const present = new Set(change.present);
+      for (const entryId of Object.keys(session.docs.entries)) if (!present.has(entryId)) this.removeEntry(session, entryId);
+    }
+    session.docs.scanned = change.scanned;
+    session.docs.logSize = change.logSize;
   }
 
   private applyState(state: SessionState, logSize: number, full: boolean): void {
@@ -430,20 +473,23 @@ export class SearchIndex {
   }
 
   private indexEntry(sessionId: string, session: SessionIndex, entry: TranscriptEntry): void {
-    const whole = SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '';
+    this.indexText(sessionId, session, entry.id, entry.kind, SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '');
+  }
+
+  private indexText(sessionId: string, session: SessionIndex, entryId: string, kind: string, whole: string): void {
     const text = whole.length > MAX_INDEXED_CHARS ? whole.slice(0, MAX_INDEXED_CHARS) : whole;
-    const previous = session.docs.entries[entry.id];
+    const previous = session.docs.entries[entryId];
     if (!text.trim()) {
-      if (previous) this.removeEntry(session, entry.id);
+      if (previous) this.removeEntry(session, entryId);
       return;
     }
     const sig = signature(text);
     if (previous?.sig === sig) return;
-    if (previous) this.removeEntry(session, entry.id);
+    if (previous) this.removeEntry(session, entryId);
     const chunks = chunkText(text);
-    session.mini.addAll(chunks.map((chunk, n) => ({ id: `${entry.id}#${n}`, sessionId, entryId: entry.id, kind: entry.kind, text: chunk })));
+    session.mini.addAll(chunks.map((chunk, n) => ({ id: `${entryId}#${n}`, sessionId, entryId, kind, text: chunk })));
     this.indexedDocuments += chunks.length;
-    session.docs.entries[entry.id] = { sig, chunks: chunks.length };
+    session.docs.entries[entryId] = { sig, chunks: chunks.length };
   }
 
   private removeEntry(session: SessionIndex, entryId: string): void {

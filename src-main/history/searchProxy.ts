@@ -1,0 +1,227 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
+import { UserError } from '../errors/errors';
+import { logWarn } from '../log/mainLog';
+import type { IdleReply, ManifestReply, SearchReply, SearchRequest } from './searchMessages';
+import type { RawHit } from './searchIndex';
+import { changeTexts, packTexts } from './searchTexts';
+
+type Ask = Extract<SearchRequest, { id: number }>;
+type Question = Ask extends infer R ? (R extends Ask ? Omit<R, 'id'> : never) : never;
+
+/**
+ * The search index as the history service sees it (the API `SearchIndex` had), kept in a worker
+ * thread (`searchWorker.ts`): indexing, loading, querying and saving run there, so the host's
+ * event loop only posts messages, and a query's latency does not depend on the host's other work.
+ *
+ * The host keeps what it must answer at once: the log size each session's index reflects (the
+ * manifest, then what it sent) and which entry objects it has sent. A worker that dies is
+ * started again from the saved index, the person is told, `onRespawn` re-indexes what changed
+ * since the last save, and a query that was running is asked again.
+ */
+export class SearchProxy {
+  /** True once the manifest is read (indexing may start). */
+  loaded = false;
+  loadError: string | null = null;
+  droppedOnLoad = 0;
+  /** Documents the worker indexed, as of the last `idle()` (tests, bench). */
+  indexedDocuments = 0;
+  documentCount = 0;
+  /** Called after a re-spawned worker loaded the saved index (the host re-indexes what changed). */
+  onRespawn: () => Promise<void> = async () => {};
+  private worker!: Worker;
+  private nextId = 1;
+  private waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private logSizes = new Map<string, number>();
+  private sent = new Map<string, WeakSet<TranscriptEntry>>();
+  private manifestRead: Promise<void> | null = null;
+  private loading: Promise<void> | null = null;
+  /** Resolves once a re-spawned worker has loaded (queries wait for it). */
+  private ready: Promise<void> = Promise.resolve();
+  private closing = false;
+  /** Set when the worker died too often to start again: every question gets this message. */
+  private broken: string | null = null;
+  private crashes = 0;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly onProblem: (message: string) => void = () => {},
+  ) {
+    this.spawn();
+  }
+
+  private spawn(): void {
+    const worker = startWorker();
+    // The worker must not keep the process alive: quitting flushes it first (`dispose`).
+    worker.unref();
+    worker.on('message', (reply: SearchReply) => this.receive(reply));
+    worker.on('error', (error) => logWarn('The search worker failed', error));
+    worker.on('exit', (code) => {
+      if (this.worker !== worker || this.closing) return;
+      this.crashed(`exit code ${code}`);
+    });
+    worker.postMessage({ type: 'open', dataDir: this.dataDir } satisfies SearchRequest);
+    this.worker = worker;
+  }
+
+  private receive(reply: SearchReply): void {
+    if (reply.type === 'problem') return this.onProblem(reply.message);
+    if (reply.type === 'reset') {
+      // The worker's index started over: every session is indexed again by the next reconcile.
+      this.logSizes.clear();
+      this.sent.clear();
+      return;
+    }
+    const waiting = this.waiting.get(reply.id);
+    this.waiting.delete(reply.id);
+    if (reply.type === 'failed') waiting?.reject(new Error(reply.message));
+    else waiting?.resolve(reply.value);
+  }
+
+  private crashed(why: string): void {
+    // A worker that dies at every start (out of memory on a huge history, say) is not started forever.
+    const last = ++this.crashes > MAX_CRASHES;
+    const message = last
+      ? `The search worker stopped ${this.crashes} times (last: ${why}); search is off until the app restarts.`
+      : `The search worker stopped (${why}); search is restarting from the saved index.`;
+    logWarn(message);
+    this.onProblem(message);
+    for (const { reject } of this.waiting.values()) reject(last ? new UserError(message) : new WorkerGone(message));
+    this.waiting.clear();
+    if (last) {
+      this.broken = message;
+      this.ready = Promise.resolve();
+      return;
+    }
+    this.logSizes.clear();
+    this.sent.clear();
+    this.manifestRead = null;
+    this.loading = null;
+    this.spawn();
+    this.ready = this.loadManifest()
+      .then(() => this.load())
+      .then(() => this.onRespawn())
+      .catch((error: unknown) => logWarn('Reloading the search index after the worker stopped', error));
+  }
+
+  private ask<T>(question: Question): Promise<T> {
+    if (this.broken) return Promise.reject(new UserError(this.broken));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage({ ...question, id } as SearchRequest);
+    });
+  }
+
+  loadManifest(): Promise<void> {
+    this.manifestRead ??= this.ask<ManifestReply>({ type: 'loadManifest' }).then((reply) => {
+      // A change sent meanwhile is newer than the manifest.
+      for (const [sessionId, logSize] of reply.sessions) if (!this.logSizes.has(sessionId)) this.logSizes.set(sessionId, logSize);
+      this.loadError = reply.loadError;
+      this.loaded = true;
+    });
+    return this.manifestRead;
+  }
+
+  load(): Promise<void> {
+    this.loading ??= this.ask<string[]>({ type: 'load' }).then((dropped) => {
+      for (const sessionId of dropped) this.forget(sessionId);
+      this.droppedOnLoad += dropped.length;
+    });
+    return this.loading;
+  }
+
+  indexedLogSize(sessionId: string): number | undefined {
+    return this.logSizes.get(sessionId);
+  }
+
+  indexedSessions(): string[] {
+    return [...this.logSizes.keys()];
+  }
+
+  /** Sends the session's entries the worker has not seen (all of them when `full`), as plain texts. */
+  indexState(state: SessionState, logSize: number, full: boolean): void {
+    let sent = this.sent.get(state.sessionId);
+    if (full || !sent) {
+      // The worker compares each entry's text with what it indexed: unchanged ones cost a hash.
+      full = true;
+      sent = new WeakSet();
+      this.sent.set(state.sessionId, sent);
+    }
+    const change = packTexts(changeTexts(state, logSize, full, sent));
+    this.logSizes.set(state.sessionId, logSize);
+    this.worker.postMessage({ type: 'index', change } satisfies SearchRequest, [change.packed.buffer, change.lengths.buffer]);
+  }
+
+  removeSession(sessionId: string): void {
+    if (!this.logSizes.has(sessionId)) return;
+    this.forget(sessionId);
+    this.worker.postMessage({ type: 'remove', sessionId } satisfies SearchRequest);
+  }
+
+  private forget(sessionId: string): void {
+    this.logSizes.delete(sessionId);
+    this.sent.delete(sessionId);
+  }
+
+  /** Matches, best first; a query the worker died on is asked again once it is back. */
+  async query(text: string, limit = 50): Promise<RawHit[]> {
+    await this.ready;
+    try {
+      return await this.ask<RawHit[]>({ type: 'query', text, limit });
+    } catch (error) {
+      if (!(error instanceof WorkerGone)) throw error;
+      await this.ready;
+      return this.ask<RawHit[]>({ type: 'query', text, limit });
+    }
+  }
+
+  /** Resolves once the worker applied every change sent so far (tests, bench). */
+  async idle(): Promise<void> {
+    await this.ready;
+    const reply = await this.ask<IdleReply>({ type: 'idle' });
+    this.indexedDocuments = reply.indexedDocuments;
+    this.documentCount = reply.documentCount;
+  }
+
+  /** Saves what changed now (quitting): resolves once the worker wrote it. */
+  flush(): Promise<void> {
+    return this.ask<null>({ type: 'flush' }).then(() => {});
+  }
+
+  /** Saves, then stops the worker. */
+  async dispose(): Promise<void> {
+    try {
+      if (!this.broken) await this.flush();
+    } finally {
+      this.closing = true;
+      await this.worker.terminate();
+    }
+  }
+}
+
+class WorkerGone extends Error {}
+
+/** Re-spawns allowed in one run of the app. */
+const MAX_CRASHES = 3;
+
+/**
+ * The built worker is `searchWorker.js` in out/main (an entry of its own, electron.vite.config.ts);
+ * run from source (vitest, `npm run bench` through tsx), the worker registers tsx itself.
+ */
+function startWorker(): Worker {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    const tsx = import.meta.resolve('tsx/esm/api');
+    const entry = new URL('./searchWorker.ts', here).href;
+    const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+    return new Worker(code, { eval: true });
+  }
+  for (const candidate of ['./searchWorker.js', '../searchWorker.js']) {
+    const url = new URL(candidate, here);
+    if (existsSync(fileURLToPath(url))) return new Worker(url);
+  }
+  throw new Error(`The search worker (searchWorker.js) is missing beside ${fileURLToPath(here)}.`);
+}

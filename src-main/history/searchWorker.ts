@@ -1,0 +1,49 @@
+// The search worker's entry (its own chunk in out/main): the search index lives here, so building,
+// loading, querying and saving it never runs on the host's event loop. Plain Node only: no Electron.
+import { parentPort } from 'node:worker_threads';
+import type { SearchReply, SearchRequest } from './searchMessages';
+import { SearchIndex } from './searchIndex';
+import { unpackTexts } from './searchTexts';
+
+const port = parentPort;
+if (!port) throw new Error('searchWorker.ts runs as a worker thread (searchProxy.ts starts it).');
+
+let index: SearchIndex | null = null;
+const send = (message: SearchReply) => port.postMessage(message);
+
+async function answer(request: SearchRequest & { id: number }, index: SearchIndex): Promise<void> {
+  try {
+    switch (request.type) {
+      case 'loadManifest': {
+        await index.loadManifest();
+        const sessions = index.indexedSessions().map((sessionId): [string, number] => [sessionId, index.indexedLogSize(sessionId) ?? -1]);
+        return send({ type: 'reply', id: request.id, value: { sessions, loadError: index.loadError } });
+      }
+      case 'load':
+        await index.load();
+        return send({ type: 'reply', id: request.id, value: index.droppedIds });
+      case 'query':
+        return send({ type: 'reply', id: request.id, value: await index.query(request.text, request.limit) });
+      case 'idle':
+        await index.idle();
+        return send({ type: 'reply', id: request.id, value: { indexedDocuments: index.indexedDocuments, documentCount: index.documentCount } });
+      case 'flush':
+        index.flush();
+        return send({ type: 'reply', id: request.id, value: null });
+    }
+  } catch (error) {
+    send({ type: 'failed', id: request.id, message: (error as Error)?.message ?? String(error) });
+  }
+}
+
+port.on('message', (request: SearchRequest) => {
+  if (request.type === 'open') {
+    index = new SearchIndex(request.dataDir, undefined, undefined, (message) => send({ type: 'problem', message }));
+    index.onReset = () => send({ type: 'reset' });
+    return;
+  }
+  if (!index) throw new Error('The search worker got a request before "open".');
+  if (request.type === 'index') index.indexTexts(unpackTexts(request.change));
+  else if (request.type === 'remove') index.removeSession(request.sessionId);
+  else void answer(request, index);
+});

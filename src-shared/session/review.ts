@@ -15,7 +15,7 @@ export interface ReviewFile {
   /** Changes to this file, each counted once (`ChangedFile.changes`). */
   changes: number;
   source: ChangedFile['source'];
-  /** The tool calls whose diffs touch this file, oldest first. */
+  /** The newest tool calls whose diffs touch this file (at most MAX_TOOL_CALLS), oldest first: the list's size does not grow with the session. */
   toolCallIds: string[];
 }
 
@@ -47,7 +47,7 @@ export function reviewListOf(state: SessionState, disk: DiskTexts): ReviewList {
     deleted: file.deleted,
     changes: file.changes,
     source: file.source,
-    toolCallIds: calls.get(file.path) ?? [],
+    toolCallIds: (calls.get(file.path) ?? []).slice(-MAX_TOOL_CALLS),
   }));
   return { seq: state.lastSeq, files };
 }
@@ -57,6 +57,9 @@ export function reviewFileOf(state: SessionState, path: string, disk: DiskTexts)
   const file = changedFilesOf(state.entries, state.files, disk).find((f) => f.path === path) ?? null;
   return { seq: state.lastSeq, file };
 }
+
+/** The most tool call ids a row names. */
+export const MAX_TOOL_CALLS = 20;
 
 function toolCallsByPath(state: SessionState): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -69,7 +72,9 @@ function toolCallsByPath(state: SessionState): Map<string, string[]> {
         if (!path) continue;
         let list = out.get(path);
         if (!list) out.set(path, (list = []));
-        if (list.at(-1) !== entry.toolCallId) list.push(entry.toolCallId);
+        if (list.at(-1) === entry.toolCallId) continue;
+        list.push(entry.toolCallId);
+        if (list.length > MAX_TOOL_CALLS * 2) list.splice(0, list.length - MAX_TOOL_CALLS);
       }
     }
   }

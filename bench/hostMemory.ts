@@ -61,13 +61,15 @@ let bytes = 0;
 for (const id of ids) {
   bytes += JSON.stringify(await handlers['session.window']!({ sessionId: id })).length;
   report(`${id}: window answered`);
-  for (const [name, input] of [
-    ['session.pick', { sessionId: id, pick: 'changes' }],
-    ['session.review', { sessionId: id }],
-  ] as const) {
-    if (!handlers[name]) continue;
-    bytes += JSON.stringify(await handlers[name]!(input)).length;
-    report(`${id}: ${name} answered`);
+  // The Review panel: computed in main where the build has it (session.review), else every tool call with a diff (session.pick).
+  if (handlers['session.review']) {
+    const review = (await handlers['session.review']({ sessionId: id })) as { files: { path: string }[] };
+    bytes += JSON.stringify(review).length;
+    bytes += JSON.stringify(await handlers['session.reviewFile']!({ sessionId: id, path: review.files[0]!.path })).length;
+    report(`${id}: session.review + reviewFile answered`);
+  } else {
+    bytes += JSON.stringify(await handlers['session.pick']!({ sessionId: id, pick: 'changes' })).length;
+    report(`${id}: session.pick answered`);
   }
 }
 // What the host loads meanwhile in the background (the search index, in slices).

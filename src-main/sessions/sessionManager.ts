@@ -214,9 +214,22 @@ export class SessionManager {
   async restore(sessionId: string): Promise<Session | null> {
     const existing = this.sessions.get(sessionId);
     if (existing) return existing;
+    // Opened again while its log is being read (the page opens a tab the host is restoring):
+    // one fold, not a second whole state in memory at once (issue 23).
+    let restoring = this.restoring.get(sessionId);
+    if (!restoring) {
+      restoring = this.restoreOnce(sessionId).finally(() => this.restoring.delete(sessionId));
+      this.restoring.set(sessionId, restoring);
+    }
+    return restoring;
+  }
+
+  private readonly restoring = new Map<string, Promise<Session | null>>();
+
+  private async restoreOnce(sessionId: string): Promise<Session | null> {
     const folded = await foldLog(this.logFile(sessionId));
     if (!folded) return null;
-    // Opened twice while the log was being read: the first one wins.
+    // Created while the log was being read: that one wins.
     const raced = this.sessions.get(sessionId);
     if (raced) return raced;
     const session = new Session(sessionId, folded.state.agentId, this.logFile(sessionId), this.host, folded.state);

@@ -6,7 +6,7 @@ import type { AgentMessageEntry, ThoughtEntry } from '../../src-shared/session/s
 // What a person sees is decided by these pure functions of the renderer (no DOM): the test feeds
 // them what the session path produced, which no renderer test can reach.
 /* eslint-disable @typescript-eslint/no-restricted-imports */
-import { changedFiles } from '../../src-renderer/features/panel/changedFiles';
+import { changedFiles } from '../../src-shared/session/changedFiles';
 import { shownPlan } from '../../src-renderer/features/plan/shownPlan';
 import { publishTerminalOutput, subscribeTerminal } from '../../src-renderer/store/terminalBus';
 /* eslint-enable @typescript-eslint/no-restricted-imports */

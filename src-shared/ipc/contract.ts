@@ -12,6 +12,7 @@ import { remoteRequests } from './remoteContract';
 import { checkpointRequests } from './checkpointContract';
 import { inspectorEvents, inspectorRequests } from './inspectorContract';
 import { windowRequests } from './windowContract';
+import { reviewRequests } from './reviewContract';
 
 /**
  * The one IPC contract between the renderer and main. The preload, main's handlers, the
@@ -131,6 +132,7 @@ export const requests = {
   ...checkpointRequests,
   ...inspectorRequests,
   ...windowRequests,
+  ...reviewRequests,
 } as const;
 
 export const events = {

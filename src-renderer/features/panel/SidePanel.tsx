@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { TerminalState } from '../../../src-shared/session/state';
-import { usePicked, useSessionUi, useStore, windowReportsChanges, type PanelTab } from '../../store';
+import { useSessionUi, useStore, windowReportsChanges, type PanelTab } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { CheckpointReview, useHasCheckpointChanges } from '../checkpoints';
 import { DiffBlock } from '../diff/DiffBlock';
@@ -8,8 +8,8 @@ import { FileViewer } from '../diff/FileViewer';
 import { PlanView } from '../plan/PlanView';
 import { TerminalView } from '../terminal/TerminalView';
 import { WorktreeReview } from '../worktrees';
-import { changedFilesOf, hasReportedChanges, NO_DISK } from './changedFilesMemo';
-import { useDiskTexts } from './useDiskTexts';
+import { hasReportedChanges } from '../../../src-shared/session/changedFilesMemo';
+import { useReviewFile, useReviewList } from './useReview';
 
 const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals', review: 'Review', file: 'File' };
 
@@ -105,18 +105,15 @@ function Review({ sessionId }: { sessionId: string }) {
 }
 
 function ReviewView({ sessionId }: { sessionId: string }) {
-  // Every change of the session: its tool calls with diffs and written files are loaded while the list is shown (paging, issue 23).
-  const loaded = usePicked(sessionId, 'changes');
-  const entries = useStore((s) => (loaded ? s.sessions[sessionId]?.entries : undefined));
-  const files = useStore((s) => s.sessions[sessionId]?.files);
+  // The list is computed in main; a file's texts come when it is shown (issue 23).
+  const review = useReviewList(sessionId);
   const selected = useSessionUi(sessionId, (ui) => ui.reviewPath);
-  const sent = useMemo(() => (entries && files ? changedFilesOf(entries, files, NO_DISK) : []), [entries, files]);
-  const disk = useDiskTexts(sessionId, sent);
-  const list = useMemo(() => (entries && files ? changedFilesOf(entries, files, disk) : []), [entries, files, disk]);
+  const list = review?.files ?? [];
   const current = list.find((f) => f.path === selected) ?? list[0];
+  const texts = useReviewFile(sessionId, current);
   return (
     <div className="review-view">
-      <p className="muted small">{entries ? `${list.length} file${list.length === 1 ? '' : 's'} changed in this session` : 'Loading the session’s changes…'}</p>
+      <p className="muted small">{review ? `${list.length} file${list.length === 1 ? '' : 's'} changed in this session` : 'Loading the session’s changes…'}</p>
       <ul className="review-list" aria-label="Changed files">
         {list.map((file) => (
           <li key={file.path}>
@@ -129,21 +126,21 @@ function ReviewView({ sessionId }: { sessionId: string }) {
               <Icon name={file.deleted ? 'delete' : 'file'} />
               <span className="review-name">{basename(file.path)}</span>
               <span className="muted small review-dir">
-                {file.deleted ? 'deleted' : file.oldText === null ? 'new' : `${file.changes} change${file.changes === 1 ? '' : 's'}`}
+                {file.deleted ? 'deleted' : file.created ? 'new' : `${file.changes} change${file.changes === 1 ? '' : 's'}`}
               </span>
             </button>
           </li>
         ))}
       </ul>
-      {current && (
+      {texts && (
         <DiffBlock
-          key={current.path}
+          key={texts.path}
           eager
-          modelKey={`review:${current.path}`}
-          path={current.path}
-          oldText={current.oldText}
-          newText={current.newText}
-          deleted={current.deleted}
+          modelKey={`review:${texts.path}`}
+          path={texts.path}
+          oldText={texts.oldText}
+          newText={texts.newText}
+          deleted={texts.deleted}
         />
       )}
     </div>

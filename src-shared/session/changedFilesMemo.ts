@@ -1,4 +1,4 @@
-import type { SessionState } from '../../../src-shared/session/state';
+import type { SessionState } from './state';
 import { changedFiles, type ChangedFile, type DiskTexts } from './changedFiles';
 
 /**

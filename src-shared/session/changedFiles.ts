@@ -1,6 +1,6 @@
-import type { ChangesDiff } from '../../../src-shared/session/content';
-import { findFilePatch, parseGitPatch } from '../../../src-shared/diff/gitPatch';
-import type { SessionState } from '../../../src-shared/session/state';
+import type { ChangesDiff } from './content';
+import { findFilePatch, parseGitPatch } from '../diff/gitPatch';
+import type { SessionState } from './state';
 
 export interface ChangedFile {
   path: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolContent } from '../../../src-shared/session/content';
-import type { TranscriptEntry } from '../../../src-shared/session/state';
+import type { ToolContent } from './content';
+import type { TranscriptEntry } from './state';
 import { changedFiles } from './changedFiles';
 
 const tool = (id: string, status: string, content: ToolContent[]): TranscriptEntry => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionState, TranscriptEntry } from '../../../src-shared/session/state';
+import type { SessionState, TranscriptEntry } from './state';
 import { changedFilesOf, hasReportedChanges, NO_DISK } from './changedFilesMemo';
 
 const edit = (n: number): TranscriptEntry => ({

@@ -17,7 +17,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
-import { floorServer } from './longBrowser';
+import { floorServer, startBundle } from './longBrowser';
 import { median } from './longNode';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -41,20 +41,6 @@ interface Round {
   host: number;
   page: number;
   total: number;
-}
-
-function bundle(out: string): { raw: number; served: number } {
-  const dir = join(out, 'renderer');
-  const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  const files = [join(dir, 'index.html'), ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((m) => join(dir, m[1]))];
-  let raw = 0;
-  let served = 0;
-  for (const file of files) {
-    const body = readFileSync(file);
-    raw += body.length;
-    served += brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }).length;
-  }
-  return { raw, served };
 }
 
 async function appRound(browser: Browser, out: string, dataDir: string): Promise<Round> {
@@ -120,7 +106,7 @@ async function main(): Promise<void> {
   );
   for (const [which, list] of rounds) {
     const m = (f: (r: Round) => number) => median(list.map(f)).toFixed(0);
-    const size = which === 'floor' ? '' : (({ raw, served }) => `${(raw / 1024).toFixed(0)} KB / ${(served / 1024).toFixed(0)} KB`)(bundle(which));
+    const size = which === 'floor' ? '' : (({ raw, served }) => `${(raw / 1024).toFixed(0)} KB / ${(served / 1024).toFixed(0)} KB`)(startBundle(which));
     const ratio = (median(list.map((r) => r.total)) / floorTotal).toFixed(2);
     console.log(
       `${which.replace(ROOT + '/', '').padEnd(44)} ${m((r) => r.host).padStart(10)} ${m((r) => r.page).padStart(12)} ${m((r) => r.total).padStart(8)} ${ratio.padStart(9)}  ${size}`,

@@ -188,9 +188,9 @@ async function floorRound(browser: Browser, dataDir: string, sessions: Seeded[])
   }
 }
 
-/** The start bundle: index.html and what it loads, raw and as served (brotli). */
-export function startBundle(): { raw: number; served: number } {
-  const dir = join(ROOT, 'out/renderer');
+/** The start bundle of a build (`out`, default this checkout's): index.html and what it loads, raw and as served (brotli). */
+export function startBundle(out = join(ROOT, 'out')): { raw: number; served: number } {
+  const dir = join(out, 'renderer');
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
   const files = [join(dir, 'index.html'), ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((m) => join(dir, m[1]))];
   let raw = 0;

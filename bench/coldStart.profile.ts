@@ -9,11 +9,10 @@
  *
  *   npm run build && npx tsx bench/coldStart.profile.ts [--rounds 5] [--out out --out /other/out] [--entries 0]
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { brotliCompressSync, constants } from 'node:zlib';
 import { chromium, type Browser } from 'playwright-core';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';

@@ -41,6 +41,7 @@ export class SearchProxy {
   /** Resolves once a re-spawned worker has loaded (queries wait for it). */
   private ready: Promise<void> = Promise.resolve();
   private closing = false;
+  private disposed: Promise<void> | null = null;
   /** Set when the worker died too often to start again: every question gets this message. */
   private broken: string | null = null;
   private crashes = 0;
@@ -108,6 +109,7 @@ export class SearchProxy {
 
   private ask<T>(question: Question): Promise<T> {
     if (this.broken) return Promise.reject(new UserError(this.broken));
+    if (this.closing) return Promise.reject(new UserError('Search has stopped: the app is quitting.'));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
@@ -191,14 +193,19 @@ export class SearchProxy {
     return this.ask<null>({ type: 'flush' }).then(() => {});
   }
 
-  /** Saves, then stops the worker. */
-  async dispose(): Promise<void> {
-    try {
-      if (!this.broken) await this.flush();
-    } finally {
-      this.closing = true;
-      await this.worker.terminate();
-    }
+  /** Saves, then stops the worker. Quitting twice waits for the one stop (a stopped worker answers nothing). */
+  dispose(): Promise<void> {
+    this.disposed ??= (async () => {
+      try {
+        if (!this.broken) await this.flush();
+      } finally {
+        this.closing = true;
+        await this.worker.terminate();
+        for (const { reject } of this.waiting.values()) reject(new UserError('Search has stopped: the app is quitting.'));
+        this.waiting.clear();
+      }
+    })();
+    return this.disposed;
   }
 }
 

@@ -111,3 +111,11 @@ it('texts cross to the worker in one buffer and come back the same, whatever the
   expect(back.texts[4]).toBe('end');
   expect(back.ids).toEqual(change.ids);
 });
+
+it('quitting twice (a host stopped, then its harness) waits for the one stop instead of asking a stopped worker', async () => {
+  const proxy = new SearchProxy(mkdtempSync(join(tmpdir(), 'acp-search-')));
+  await proxy.loadManifest();
+  await Promise.all([proxy.dispose(), proxy.dispose()]);
+  await proxy.dispose();
+  await expect(proxy.flush()).rejects.toThrow(/quitting/);
+});

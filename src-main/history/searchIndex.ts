@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
-import { MAX_INDEXED_CHARS, type IndexTexts } from './searchTexts';
+import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
 export { MAX_INDEXED_CHARS };
 
@@ -445,13 +445,7 @@ export class SearchIndex {
     }
     const { docs } = session;
     const entries = state.entries;
-    // Entries of the running turn change with every chunk: they wait for the turn to end.
-    let until = entries.length;
-    if (state.currentTurnId) {
-      let start = entries.length - 1;
-      while (start >= 0 && entries[start].kind !== 'user') start--;
-      if (start !== -1) until = start + 1;
-    }
+    const until = settledEnd(state);
     let from = 0;
     if (!full) {
       from = Math.min(docs.scanned, until);

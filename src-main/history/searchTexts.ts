@@ -34,12 +34,7 @@ export interface IndexTexts {
  */
 export function changeTexts(state: SessionState, logSize: number, full: boolean, sent: WeakSet<TranscriptEntry>): IndexTexts {
   const entries = state.entries;
-  let until = entries.length;
-  if (state.currentTurnId) {
-    let start = entries.length - 1;
-    while (start >= 0 && entries[start].kind !== 'user') start--;
-    if (start !== -1) until = start + 1;
-  }
+  const until = settledEnd(state);
   const change: IndexTexts = { sessionId: state.sessionId, logSize, scanned: until, full, ids: [], kinds: [], texts: [], present: null };
   for (let i = 0; i < until; i++) {
     const entry = entries[i];
@@ -73,4 +68,13 @@ export function unpackTexts({ packed, lengths, ...rest }: PackedTexts): IndexTex
     at += length;
   }
   return { ...rest, texts };
+}
+
+/** Where the entries that can still change end: a running turn's entries change with every chunk and wait for the turn to end. */
+export function settledEnd(state: SessionState): number {
+  const entries = state.entries;
+  if (!state.currentTurnId) return entries.length;
+  let start = entries.length - 1;
+  while (start >= 0 && entries[start].kind !== 'user') start--;
+  return start === -1 ? entries.length : start + 1;
 }

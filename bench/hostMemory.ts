@@ -65,7 +65,7 @@ let bytes = 0;
 for (const id of ids) {
   bytes += JSON.stringify(await handlers['session.window']!({ sessionId: id })).length;
   report(`${id}: window answered`);
-  // The Review panel: computed in main where the build has it (session.review), else every tool call with a diff (session.pick).
+  // The Review panel: computed in main where the build has it (session.review); an older build answered every tool call with a diff (session.pick 'changes').
   if (handlers['session.review']) {
     const review = (await handlers['session.review']({ sessionId: id })) as { files: { path: string }[] };
     bytes += JSON.stringify(review).length;

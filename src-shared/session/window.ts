@@ -61,12 +61,11 @@ export function rangeOf(state: SessionState, from: number, to: number): EntryRan
 }
 
 /**
- * The entries a view that reads the whole session needs, wherever they are: the Review list
- * (changes: tool calls with a diff, written files), message numbers (the person's messages),
- * usage totals (turn ends).
+ * The entries a view that reads the whole session needs, wherever they are: message numbers
+ * (the person's messages), usage totals (turn ends). The Review list is computed in main
+ * (`session.review`), so no pick sends every tool call with a diff.
  */
 export const PICKS = {
-  changes: (entry: TranscriptEntry) => entry.kind === 'file' || (entry.kind === 'tool' && entry.content.some((c) => c.type === 'diff')),
   user: (entry: TranscriptEntry) => entry.kind === 'user',
   stop: (entry: TranscriptEntry) => entry.kind === 'stop',
 };

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { NO_TABS, useStore } from '../../store';
 import { keepViews } from './keptViews';
@@ -29,6 +29,12 @@ export function SessionViews({ shown }: { shown: string | null }) {
   );
 }
 
+/**
+ * A view re-renders when its own store slices change, not because a switch re-rendered the list
+ * of views: a switch changes only which view is shown (the `ViewShown` context's consumers).
+ */
+const KeptSessionView = memo(SessionView);
+
 /** One session's view, rendered into its own element, which is in the slot only while shown. */
 function KeptView({ sessionId, shown, slot }: { sessionId: string; shown: boolean; slot: HTMLElement }) {
   const [container] = useState(() => {
@@ -41,7 +47,7 @@ function KeptView({ sessionId, shown, slot }: { sessionId: string; shown: boolea
       {/* First: its layout effect attaches the view before the view's own effects measure it. */}
       <Attach container={container} slot={slot} shown={shown} />
       <ViewShown.Provider value={shown}>
-        <SessionView sessionId={sessionId} />
+        <KeptSessionView sessionId={sessionId} />
       </ViewShown.Provider>
     </>,
     container,
@@ -50,36 +56,40 @@ function KeptView({ sessionId, shown, slot }: { sessionId: string; shown: boolea
 
 /** Puts `container` in `slot` while shown, and its scroll offsets back with it. */
 function Attach({ container, slot, shown }: { container: HTMLElement; slot: HTMLElement; shown: boolean }) {
-  const scrolled = useRef<Scrolled>([]);
+  const [scrolled] = useState(() => followScrollOffsets(container));
   useLayoutEffect(() => {
     if (!shown) return;
     slot.appendChild(container);
     // An element leaves its scroll offsets behind when it leaves the document: put them back
     // before the browser paints (the transcript's position comes back exactly as left).
-    for (const [element, top, left] of scrolled.current) {
-      if (!container.contains(element)) continue;
+    for (const [element, [top, left]] of scrolled) {
+      if (!container.contains(element)) {
+        scrolled.delete(element);
+        continue;
+      }
       element.scrollTop = top;
       element.scrollLeft = left;
     }
-    scrolled.current = [];
-    return () => {
-      scrolled.current = scrollOffsets(container);
-      container.remove();
-    };
-  }, [shown, container, slot]);
+    return () => void container.remove();
+  }, [shown, container, slot, scrolled]);
   return null;
 }
 
-type Scrolled = [element: Element, top: number, left: number][];
-
-/** Every element under `root` that is scrolled away from its origin, with its offsets. */
-function scrollOffsets(root: Element): Scrolled {
-  if (!root.isConnected) return [];
-  const out: Scrolled = [];
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const element = node as Element;
-    if (element.scrollTop !== 0 || element.scrollLeft !== 0) out.push([element, element.scrollTop, element.scrollLeft]);
-  }
-  return out;
+/**
+ * The scroll offsets of every element under `root` that was scrolled, kept as they change (a
+ * scroll event is read where layout is fresh). Reading them when the view is detached would
+ * force a layout of the whole outgoing view in the middle of the switch.
+ */
+function followScrollOffsets(root: HTMLElement): Map<Element, [top: number, left: number]> {
+  const offsets = new Map<Element, [number, number]>();
+  root.addEventListener(
+    'scroll',
+    (event) => {
+      // A detached element reads 0: what it showed last is what comes back.
+      if (!root.isConnected || !(event.target instanceof Element)) return;
+      offsets.set(event.target, [event.target.scrollTop, event.target.scrollLeft]);
+    },
+    { capture: true, passive: true },
+  );
+  return offsets;
 }

@@ -3,7 +3,7 @@
  * transcript entries, each figure of the goal next to its floor and the ratio, measured in the
  * same run (interleaved rounds, medians), in the style of `npm run bench:stream`.
  *
- *   npm run build && npm run bench [-- --sizes 1000,10000,50000] [--runs 3] [--node-only | --browser-only]
+ *   npm run build && npm run bench [-- --sizes 1000,10000,50000] [--runs 3] [--node-only | --browser-only] [--content prose|mixed]
  *
  * For each size, three session logs are written with the app's own EventLog (4 entries a turn:
  * a prompt, a streamed reply, a tool call with a diff, the stop). Node (in this process): opening
@@ -35,6 +35,8 @@ const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '1000,10000,50000')
 const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? '3'));
 const NODE_ONLY = args.includes('--node-only') || !existsSync(join(ROOT, 'out/main/cli.js'));
 const BROWSER_ONLY = args.includes('--browser-only');
+/** `mixed`: replies with code blocks, and terminals with coloured output in every other turn (`longLog.ts`). */
+const CONTENT = arg('--content', 'prose') === 'mixed' ? 'mixed' : 'prose';
 
 const fmt = (n: number, width = 9, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-').padStart(width);
 
@@ -76,7 +78,7 @@ async function main(): Promise<void> {
       const sessions: Seeded[] = ['a', 'b', 'c'].map((name) => {
         const sessionId = `s_bench_${name}`;
         const label = ` [${name}]`;
-        writeLongLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), size, sessionId, label);
+        writeLongLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), size, sessionId, label, CONTENT);
         return { sessionId, newest: `Question ${Math.ceil(size / 4) - 1}${label}` };
       });
       const logs = sessions.map((s) => join(dataDir, 'sessions', `${s.sessionId}.jsonl`));

@@ -96,3 +96,35 @@ describe('the page opening a 50,000-entry session', () => {
     expect(eventsSent).toBe(0);
   }, 180_000);
 });
+
+/**
+ * Terminals are paged with their entries (issue 23): a session that ran a command in every other
+ * turn holds thousands of terminals with their output, and its window carried them all (7.6 MB at
+ * 50,000 entries; the page then mounted an xterm for each in the side panel).
+ */
+describe('opening a 50,000-entry session that ran 6,250 terminals', () => {
+  it('sends the terminals its newest rows show and the panel lists, not every one', async () => {
+    const { mkdirSync } = await import('node:fs');
+    const { makeCore } = await import('../testing/coreHarness');
+    const { PANEL_TERMINALS } = await import('../../src-shared/session/windowTerminals');
+    const h = makeCore();
+    mkdirSync(join(h.dataDir, 'sessions'), { recursive: true });
+    writeLongLog(join(h.dataDir, 'sessions', 's_terms.jsonl'), 50_000, 's_terms', '', 'mixed');
+    await h.core.handlers['session.open']({ sessionId: 's_terms' });
+
+    const window = await h.core.handlers['session.window']({ sessionId: 's_terms' });
+    expect(window.terminalCount).toBe(6_250);
+    const sent = Object.keys(window.state.terminals);
+    const shown = new Set(
+      window.state.entries.flatMap((e) => (e.kind === 'tool' ? e.content.flatMap((c) => (c.type === 'terminal' ? [c.terminalId] : [])) : [])),
+    );
+    expect(shown.size).toBeGreaterThan(0);
+    expect(sent.length).toBeLessThanOrEqual(shown.size + PANEL_TERMINALS);
+    for (const id of shown) expect(sent).toContain(id);
+    expect(JSON.stringify(window.state.terminals).length).toBeLessThan(64 * 1024);
+
+    // A page far back brings the terminals of its rows.
+    const top = await h.core.handlers['session.entries']({ sessionId: 's_terms', from: 0, to: 100 });
+    expect(Object.keys(top.terminals ?? {})).toContain('term1');
+  }, 180_000);
+});

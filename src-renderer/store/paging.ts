@@ -20,6 +20,11 @@ export function windowReportsChanges(sessionId: string): boolean {
   return sessionSync.reportedChanges(sessionId);
 }
 
+/** How many terminals the session had run when main sent its window (the page holds only some: windowTerminals.ts). */
+export function windowTerminalCount(sessionId: string): number {
+  return sessionSync.terminalCount(sessionId);
+}
+
 /** Loads the page around an entry known only by its id (a search hit); resolves to its index, or null. */
 export async function ensureEntry(sessionId: string, entryId: string): Promise<number | null> {
   const { index } = await bridge.request('session.locate', { sessionId, entryId });

@@ -52,7 +52,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   /** Picks answered since the session's window was loaded: later entries of the kind arrive live. */
   const picked = new Set<string>();
   /** What main said of the whole session with its window (`reportedChanges`). */
-  const facts = new Map<string, { reportedChanges: boolean }>();
+  const facts = new Map<string, { reportedChanges: boolean; terminalCount: number }>();
 
   /** Applies `fresh` to `base`, merging each waiting range exactly when the fold reaches its `seq`. */
   const reduceWithRanges = (sessionId: string, base: SessionState | undefined, fresh: readonly SessionEvent[], stale: Answer[]): SessionState => {
@@ -110,7 +110,7 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
     const window = await fetch(sessionId);
     ahead.delete(sessionId);
     for (const key of picked) if (key.startsWith(`${sessionId}:`)) picked.delete(key);
-    facts.set(sessionId, { reportedChanges: window.reportedChanges });
+    facts.set(sessionId, { reportedChanges: window.reportedChanges, terminalCount: window.terminalCount });
     store.setState((s) => ({ sessions: { ...s.sessions, [sessionId]: stateFromWindow(window) } }));
   };
 
@@ -216,5 +216,8 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   /** Whether main reported file changes in the session when it sent its window (entries not loaded included). */
   const reportedChanges = (sessionId: string): boolean => facts.get(sessionId)?.reportedChanges ?? false;
 
-  return { apply, load, ensure, pick, reportedChanges };
+  /** How many terminals (sign-in ones aside) the session had run when main sent its window. */
+  const terminalCount = (sessionId: string): number => facts.get(sessionId)?.terminalCount ?? 0;
+
+  return { apply, load, ensure, pick, reportedChanges, terminalCount };
 }

@@ -1,4 +1,5 @@
-import type { SessionState, TranscriptEntry } from './state';
+import type { SessionState, TerminalState, TranscriptEntry } from './state';
+import { panelTerminalCount, terminalsShownBy, windowTerminals, withTerminals } from './windowTerminals';
 
 /**
  * Paging a session from main (issue 23): the page gets a session's state with only its newest
@@ -16,6 +17,8 @@ export interface SessionWindow {
   total: number;
   /** Whether any entry (loaded or not) reports a file change: the side panel offers its Review tab. */
   reportedChanges: boolean;
+  /** How many terminals the session ran (its `state.terminals` holds only those the window needs: windowTerminals.ts). */
+  terminalCount: number;
 }
 
 /**
@@ -29,6 +32,8 @@ export interface EntryRange {
   /** The last event main had folded into these entries. */
   seq: number;
   total: number;
+  /** The terminals these entries show (absent: none). */
+  terminals?: Record<string, TerminalState>;
 }
 
 /** How many of the newest entries a page gets first (a screenful several times over). */
@@ -40,7 +45,14 @@ export const MAX_RANGE = 500;
 export function windowOf(state: SessionState, size = WINDOW_SIZE): SessionWindow {
   const total = state.entries.length;
   const from = Math.max(0, total - size);
-  return { state: { ...state, entries: state.entries.slice(from) }, from, total, reportedChanges: reportsChanges(state) };
+  const entries = state.entries.slice(from);
+  return {
+    state: { ...state, entries, terminals: windowTerminals(state, entries) },
+    from,
+    total,
+    reportedChanges: reportsChanges(state),
+    terminalCount: panelTerminalCount(state),
+  };
 }
 
 /** A file written or a tool call with a diff anywhere in the session. */
@@ -57,7 +69,8 @@ export function rangeOf(state: SessionState, from: number, to: number): EntryRan
   const total = state.entries.length;
   const start = Math.min(Math.max(0, from), total);
   const end = Math.min(Math.max(start, to), total, start + MAX_RANGE);
-  return { from: start, entries: state.entries.slice(start, end), seq: state.lastSeq, total };
+  const entries = state.entries.slice(start, end);
+  return withShownTerminals(state, { from: start, entries, seq: state.lastSeq, total });
 }
 
 /**
@@ -81,7 +94,12 @@ export function pickOf(state: SessionState, pick: EntryPick): EntryRange {
     entries.push(entry);
     indices.push(index);
   });
-  return { from: 0, entries, indices, seq: state.lastSeq, total: state.entries.length };
+  return withShownTerminals(state, { from: 0, entries, indices, seq: state.lastSeq, total: state.entries.length });
+}
+
+function withShownTerminals(state: SessionState, range: EntryRange): EntryRange {
+  const terminals = terminalsShownBy(state, range.entries);
+  return Object.keys(terminals).length > 0 ? { ...range, terminals } : range;
 }
 
 /** Main's side: where the entry with this id is (null: no such entry). */
@@ -128,5 +146,5 @@ export function mergeRange(state: SessionState, range: EntryRange): SessionState
     entries ??= state.entries.slice();
     entries[at] = range.entries[i];
   }
-  return entries ? { ...state, entries } : state;
+  return withTerminals(entries ? { ...state, entries } : state, range.terminals);
 }

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import type { TerminalState } from '../../../src-shared/session/state';
-import { useSessionUi, useStore, windowReportsChanges, type PanelTab } from '../../store';
+import { useSessionUi, useStore, windowReportsChanges, windowTerminalCount, type PanelTab } from '../../store';
+import { panelTerminals } from '../../../src-shared/session/windowTerminals';
 import { Icon } from '../../ui/Icon';
 import { CheckpointReview, useHasCheckpointChanges } from '../checkpoints';
 import { DiffBlock } from '../diff/DiffBlock';
@@ -86,11 +86,16 @@ export function SidePanel({ sessionId, tabs }: { sessionId: string; tabs: PanelT
   );
 }
 
+/** The newest terminals and the running ones: a long session ran thousands, each an xterm here (issue 23). */
 function TerminalsView({ sessionId }: { sessionId: string }) {
   const terminals = useStore((s) => s.sessions[sessionId]?.terminals);
-  const list = Object.values(terminals ?? {}).filter((t: TerminalState) => !t.interactive);
+  const list = useMemo(() => panelTerminals(terminals ?? {}), [terminals]);
+  const all = useStore((s) => Object.values(s.sessions[sessionId]?.terminals ?? {}).filter((t) => !t.interactive).length);
+  // Main's count is as of the window; terminals since then are in `all`.
+  const earlier = Math.max(all, windowTerminalCount(sessionId)) > list.length;
   return (
     <div className="terminals-view">
+      {earlier && <p className="muted small">Earlier terminals are shown with their tool calls in the transcript.</p>}
       {list.map((t) => (
         <TerminalView key={t.terminalId} sessionId={sessionId} terminalId={t.terminalId} rows={14} />
       ))}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
@@ -6,6 +6,7 @@ import { useStore } from '../../store';
 import { subscribeTerminal } from '../../store/terminalBus';
 import { resizeTerminal, typeIntoTerminal } from './actions';
 import { logRenderer } from '../../log';
+import { lastAnsiLines, type AnsiSegment } from './ansiLines';
 
 export interface TerminalViewProps {
   sessionId: string;
@@ -18,6 +19,12 @@ export interface TerminalViewProps {
   fill?: boolean;
   /** Hide the command / exit status line. */
   bare?: boolean;
+  /**
+   * A transcript row: a finished terminal shows its last lines as text, and xterm only once the
+   * row stays in view (or is pointed at or focused). Scrolling past a session that ran thousands
+   * of commands mounted an xterm per row (issue 23).
+   */
+  deferred?: boolean;
 }
 
 /**
@@ -26,7 +33,7 @@ export interface TerminalViewProps {
  * text the store holds at mount, then each new chunk from the terminal bus), never through
  * a React render per chunk.
  */
-export function TerminalView({ sessionId, terminalId, interactive = false, rows = 12, fill = false, bare = false }: TerminalViewProps) {
+export function TerminalView({ sessionId, terminalId, interactive = false, rows = 12, fill = false, bare = false, deferred = false }: TerminalViewProps) {
   const host = useRef<HTMLDivElement>(null);
   const command = useStore((s) => {
     const t = s.sessions[sessionId]?.terminals[terminalId];
@@ -36,10 +43,14 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
   const exitCode = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.exitCode ?? null);
   const signal = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.signal ?? null);
   const released = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.released ?? false);
+  // Once xterm is up it stays: a terminal that ends while shown keeps its view.
+  const [live, setLive] = useState(!deferred || interactive || !exited);
+  if (!live && !exited) setLive(true);
+  useSoonInView(host, !live, () => setLive(true));
 
   useEffect(() => {
     const element = host.current;
-    if (!element) return;
+    if (!element || !live) return;
     const style = getComputedStyle(element);
     const terminal = new Terminal({
       rows,
@@ -97,7 +108,7 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
       disposables.forEach((d) => d.dispose());
       terminal.dispose();
     };
-  }, [sessionId, terminalId, interactive, rows, fill]);
+  }, [sessionId, terminalId, interactive, rows, fill, live]);
 
   const state = exited ? (signal ? `Killed (${signal})` : `Exited with code ${String(exitCode)}`) : 'Running';
   return (
@@ -114,7 +125,56 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
           </span>
         </div>
       )}
-      <div ref={host} className="terminal-host" style={fill ? undefined : { height: rows * 17 + 12 }} />
+      <div ref={host} className="terminal-host" style={fill ? undefined : { height: rows * 17 + 12 }} onPointerEnter={live ? undefined : () => setLive(true)}>
+        {!live && <TerminalText sessionId={sessionId} terminalId={terminalId} rows={rows} />}
+      </div>
     </div>
   );
+}
+
+/** How long a row must stay in view before its xterm is mounted: longer than a wheel step or a fling. */
+const SETTLE_MS = 300;
+
+/** Calls `settle` once `element` has stayed in the viewport for SETTLE_MS (while `waiting`). */
+function useSoonInView(element: RefObject<HTMLElement | null>, waiting: boolean, settle: () => void): void {
+  const latest = useRef(settle);
+  latest.current = settle;
+  useEffect(() => {
+    const target = element.current;
+    if (!waiting || !target) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const observer = new IntersectionObserver(([entry]) => {
+      clearTimeout(timer);
+      if (entry?.isIntersecting) timer = setTimeout(() => latest.current(), SETTLE_MS);
+    });
+    observer.observe(target);
+    return () => {
+      clearTimeout(timer);
+      observer.disconnect();
+    };
+  }, [element, waiting]);
+}
+
+/** A finished terminal's last lines as styled text, laid out as xterm lays them (same font and rows). */
+function TerminalText({ sessionId, terminalId, rows }: { sessionId: string; terminalId: string; rows: number }) {
+  const output = useStore((s) => s.sessions[sessionId]?.terminals[terminalId]?.output ?? '');
+  const lines = useMemo(() => lastAnsiLines(output, rows), [output, rows]);
+  return (
+    <pre className="terminal-text">
+      {lines.map((segments, i) => (
+        <div key={i}>
+          {segments.map((segment, j) => (
+            <span key={j} className={segmentClass(segment)}>
+              {segment.text}
+            </span>
+          ))}
+        </div>
+      ))}
+    </pre>
+  );
+}
+
+function segmentClass({ fg, bold, dim }: AnsiSegment): string | undefined {
+  const names = [fg !== undefined && `ansi-fg-${fg}`, bold && 'ansi-bold', dim && 'ansi-dim'].filter(Boolean);
+  return names.length > 0 ? names.join(' ') : undefined;
 }

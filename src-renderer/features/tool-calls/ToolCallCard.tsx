@@ -240,5 +240,5 @@ function ToolTerminal({ sessionId, terminalId, meta }: { sessionId: string; term
       </div>
     );
   }
-  return <TerminalView sessionId={sessionId} terminalId={terminalId} rows={10} />;
+  return <TerminalView sessionId={sessionId} terminalId={terminalId} rows={10} deferred />;
 }

@@ -21,7 +21,7 @@ export interface TerminalViewProps {
   bare?: boolean;
   /**
    * A transcript row: a finished terminal shows its last lines as text, and xterm only once the
-   * row stays in view (or is pointed at or focused). Scrolling past a session that ran thousands
+   * row stays in view (or is pressed: content scrolling under a resting pointer enters each row). Scrolling past a session that ran thousands
    * of commands mounted an xterm per row (issue 23).
    */
   deferred?: boolean;
@@ -125,7 +125,7 @@ export function TerminalView({ sessionId, terminalId, interactive = false, rows 
           </span>
         </div>
       )}
-      <div ref={host} className="terminal-host" style={fill ? undefined : { height: rows * 17 + 12 }} onPointerEnter={live ? undefined : () => setLive(true)}>
+      <div ref={host} className="terminal-host" style={fill ? undefined : { height: rows * 17 + 12 }} onPointerDown={live ? undefined : () => setLive(true)}>
         {!live && <TerminalText sessionId={sessionId} terminalId={terminalId} rows={rows} />}
       </div>
     </div>

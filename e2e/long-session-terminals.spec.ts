@@ -1,9 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { SessionEvent, SessionEventBody } from '../src-shared/session/events';
-import { EventLog } from '../src-main/store/eventLog';
 import { turnEvents } from '../src-main/testing/longLog';
-import { expect, fixtureAgent, leavePage, openApp, type RunningHost, shot, startHost, test } from './fixtures/host';
+import { expect, leavePage, openApp, type RunningHost, shot, test } from './fixtures/host';
+import { hostWithLongSession } from './fixtures/longSession';
 
 // A long session full of terminals and code (issue 23): every other turn ran a command with
 // coloured output. Its rows show a finished terminal as text until the row stays in view, and the
@@ -17,28 +14,8 @@ test.afterEach(async ({ page }) => {
 
 const TURNS = 400; // 1,600 entries, 200 terminals
 
-function writeLog(dataDir: string, workspace: string, sessionId: string): void {
-  const sessions = join(dataDir, 'sessions');
-  mkdirSync(sessions, { recursive: true });
-  const log = new EventLog(join(sessions, `${sessionId}.jsonl`));
-  const bodies: SessionEventBody[] = [
-    { kind: 'session.created', agentId: 'fixture', agentName: 'Fixture Agent', cwd: workspace },
-    { kind: 'session.connected', acpSessionId: 'acp_terms', how: 'new' },
-  ];
-  for (let turn = 0; turn < TURNS; turn++) bodies.push(...turnEvents(turn, '', 'mixed'));
-  log.append(bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: Date.UTC(2026, 0, 1) + i }) as SessionEvent));
-  log.close();
-  writeFileSync(join(sessions, 'tabs.json'), JSON.stringify({ open: [sessionId], active: sessionId }));
-}
-
 test('a session that ran 200 terminals: rows show finished ones as coloured text until they stay in view, the panel lists the newest @v1', async ({ page }) => {
-  const agents = [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0', '--resume'])];
-  const first = await startHost({ settings: { agents } });
-  hosts.push(first);
-  await first.stop('SIGTERM');
-  writeLog(first.dataDir, first.workspace, 's_terms');
-  const host = await startHost({ dataDir: first.dataDir, workspace: first.workspace, settings: { agents } });
-  hosts.push(host);
+  const host = await hostWithLongSession(hosts, 's_terms', TURNS, (turn) => turnEvents(turn, '', 'mixed'));
   await openApp(page, host);
   const transcript = page.getByRole('log', { name: 'Transcript' });
   const newest = transcript.getByRole('region', { name: `Terminal: npm test -- turn${TURNS - 1}` });

@@ -1,10 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import type { SessionEvent, SessionEventBody } from '../src-shared/session/events';
-import { EventLog } from '../src-main/store/eventLog';
 import { turnEvents } from '../src-main/testing/longLog';
-import { expect, fixtureAgent, leavePage, openApp, type RunningHost, send, shot, startHost, test } from './fixtures/host';
+import { expect, leavePage, openApp, type RunningHost, send, shot, test } from './fixtures/host';
+import { hostWithLongSession } from './fixtures/longSession';
 
 // A long session (issue 23, paging from main): the page opens it from its newest entries and
 // pages older ones in as they scroll into view or a search hit asks for one.
@@ -17,21 +14,6 @@ test.afterEach(async ({ page }) => {
 
 const TURNS = 750; // 3,000 entries (4 a turn): 20 times the window the page gets first
 
-/** Writes the session's log as the app would have: the fixture agent's, with a word only turn 3 says. */
-function writeLog(dataDir: string, workspace: string, sessionId: string): void {
-  const sessions = join(dataDir, 'sessions');
-  mkdirSync(sessions, { recursive: true });
-  const log = new EventLog(join(sessions, `${sessionId}.jsonl`));
-  const bodies: SessionEventBody[] = [
-    { kind: 'session.created', agentId: 'fixture', agentName: 'Fixture Agent', cwd: workspace },
-    { kind: 'session.connected', acpSessionId: 'acp_long', how: 'new' },
-  ];
-  for (let turn = 0; turn < TURNS; turn++) bodies.push(...turnEvents(turn, turn === 3 ? ' pangolin' : ''));
-  log.append(bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: Date.UTC(2026, 0, 1) + i }) as SessionEvent));
-  log.close();
-  writeFileSync(join(sessions, 'tabs.json'), JSON.stringify({ open: [sessionId], active: sessionId }));
-}
-
 /** The prompts shown, in the order of the rows. */
 async function promptsShown(page: Page): Promise<string[]> {
   const texts = await page.getByRole('log', { name: 'Transcript' }).getByRole('article', { name: 'You' }).allTextContents();
@@ -42,13 +24,8 @@ async function promptsShown(page: Page): Promise<string[]> {
 test('a long session opens at its newest entries, pages older ones in order, jumps to a search hit far back (open or closed) and takes a live turn @v1', async ({
   page,
 }) => {
-  const agents = [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0', '--resume'])];
-  const first = await startHost({ settings: { agents } });
-  hosts.push(first);
-  await first.stop('SIGTERM');
-  writeLog(first.dataDir, first.workspace, 's_long');
-  const host = await startHost({ dataDir: first.dataDir, workspace: first.workspace, settings: { agents } });
-  hosts.push(host);
+  // The fixture agent's session, with a word only turn 3 says.
+  const host = await hostWithLongSession(hosts, 's_long', TURNS, (turn) => turnEvents(turn, turn === 3 ? ' pangolin' : ''));
   await openApp(page, host);
   const transcript = page.getByRole('log', { name: 'Transcript' });
 

@@ -70,3 +70,28 @@ describe('the Review panel on a tab shown again (issue 23)', () => {
     expect(hasReportedChanges(undefined)).toBe(false);
   });
 });
+
+describe('the Review list while a long session streams (issue 23)', () => {
+  const chunk = (n: number): TranscriptEntry =>
+    ({ kind: 'message', id: `m${n}`, role: 'agent', content: [{ type: 'text', text: `reply ${n}` }] }) as TranscriptEntry;
+
+  it('is not computed again for a batch that changed no diff or write, and is for one that did', () => {
+    const base = Array.from({ length: 300 }, (_, n) => (n % 2 ? edit(n) : chunk(n)));
+    const files = {};
+    const first = changedFilesOf(base, files, NO_DISK);
+    // A stream's next batches: new entry lists (the reducer copies the list), the same diffs.
+    const streamed = [...base, chunk(1000)];
+    expect(changedFilesOf(streamed, files, NO_DISK)).toBe(first);
+    const more = [...streamed.slice(0, -1), { ...(streamed.at(-1) as TranscriptEntry) }];
+    expect(changedFilesOf(more, files, NO_DISK)).toBe(first);
+    // A new edit, or an edit that failed after all: computed again.
+    const edited = [...streamed, edit(301)];
+    const again = changedFilesOf(edited, files, NO_DISK);
+    expect(again).not.toBe(first);
+    expect(again.find((f) => f.path === '/w/file1.ts')?.changes).toBe(first.find((f) => f.path === '/w/file1.ts')!.changes + 1);
+    const failed = edited.map((entry) => (entry === base[1] ? { ...entry, status: 'failed' } : entry)) as TranscriptEntry[];
+    expect(changedFilesOf(failed, files, NO_DISK).find((f) => f.path === '/w/file1.ts')?.changes).toBe(
+      again.find((f) => f.path === '/w/file1.ts')!.changes - 1,
+    );
+  });
+});

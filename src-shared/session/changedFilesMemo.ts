@@ -22,14 +22,46 @@ export function hasReportedChanges(state: SessionState | undefined): boolean {
 }
 
 export const NO_DISK: DiskTexts = {};
+
 /**
- * `changedFiles` walks every entry: remembered per state (entries, files, disk texts), so
- * showing a session's tab again does not walk a long session twice more (issue 23).
+ * What the changed files are computed from: the tool calls with diffs and the files written, in
+ * order. A streamed chunk, a new message or a plan gives a session a new entry list but leaves
+ * these the same objects (the reducer copies only the entries an event touches), so the Review
+ * list of a long session is not walked again for every batch of a stream (issue 23: 50–150 ms of
+ * main's thread a request at 50,000 entries, asked up to twice a second while the panel shows).
  */
-const changedFilesCache = new WeakMap<SessionState['entries'], { files: SessionState['files']; disk: DiskTexts; list: ChangedFile[] }[]>();
+function isSource(entry: SessionState['entries'][number] | undefined): boolean {
+  return entry?.kind === 'file' || (entry?.kind === 'tool' && entry.content.some((c) => c.type === 'diff'));
+}
+
+const keyOfEntries = new WeakMap<SessionState['entries'], object>();
+const recentSources: { sources: SessionState['entries']; key: object }[] = [];
+const RECENT_SOURCES = 8;
+
+/** One object for every entry list with the same sources (identity, in order): a cache key. */
+export function sourcesKey(entries: SessionState['entries']): object {
+  let key = keyOfEntries.get(entries);
+  if (key) return key;
+  const sources = entries.filter(isSource);
+  const same = recentSources.find((r) => r.sources.length === sources.length && r.sources.every((entry, i) => entry === sources[i]));
+  key = same?.key ?? {};
+  if (!same) {
+    recentSources.unshift({ sources, key });
+    recentSources.length = Math.min(recentSources.length, RECENT_SOURCES);
+  }
+  keyOfEntries.set(entries, key);
+  return key;
+}
+
+/**
+ * `changedFiles` walks every entry: remembered per sources (entries' diffs, files, disk texts),
+ * so showing a session's tab again or a stream's next batch does not walk a long session again.
+ */
+const changedFilesCache = new WeakMap<object, { files: SessionState['files']; disk: DiskTexts; list: ChangedFile[] }[]>();
 export function changedFilesOf(entries: SessionState['entries'], files: SessionState['files'], disk: DiskTexts): ChangedFile[] {
-  let known = changedFilesCache.get(entries);
-  if (!known) changedFilesCache.set(entries, (known = []));
+  const sources = sourcesKey(entries);
+  let known = changedFilesCache.get(sources);
+  if (!known) changedFilesCache.set(sources, (known = []));
   const hit = known.find((k) => k.files === files && (k.disk === disk || sameTexts(k.disk, disk)));
   if (hit) return hit.list;
   const list = changedFiles({ entries, files }, disk);

@@ -1,5 +1,5 @@
 import type { ChangedFile, DiskTexts } from './changedFiles';
-import { changedFilesOf, NO_DISK } from './changedFilesMemo';
+import { changedFilesOf, NO_DISK, sourcesKey } from './changedFilesMemo';
 import type { SessionState } from './state';
 
 /**
@@ -61,7 +61,17 @@ export function reviewFileOf(state: SessionState, path: string, disk: DiskTexts)
 /** The most tool call ids a row names. */
 export const MAX_TOOL_CALLS = 20;
 
+const toolCallsCache = new WeakMap<object, Map<string, string[]>>();
+
+/** Remembered per sources (`sourcesKey`): a stream's batches do not change which tool calls touched a file. */
 function toolCallsByPath(state: SessionState): Map<string, string[]> {
+  const key = sourcesKey(state.entries);
+  let known = toolCallsCache.get(key);
+  if (!known) toolCallsCache.set(key, (known = walkToolCalls(state)));
+  return known;
+}
+
+function walkToolCalls(state: SessionState): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const entry of state.entries) {
     if (entry?.kind !== 'tool' || entry.status === 'failed' || entry.status === 'canceled') continue;

@@ -72,8 +72,7 @@ describe('the Review panel on a tab shown again (issue 23)', () => {
 });
 
 describe('the Review list while a long session streams (issue 23)', () => {
-  const chunk = (n: number): TranscriptEntry =>
-    ({ kind: 'message', id: `m${n}`, role: 'agent', content: [{ type: 'text', text: `reply ${n}` }] }) as TranscriptEntry;
+  const chunk = (n: number): TranscriptEntry => ({ kind: 'agent', id: `m${n}`, text: `reply ${n}`, blocks: [] });
 
   it('is not computed again for a batch that changed no diff or write, and is for one that did', () => {
     const base = Array.from({ length: 300 }, (_, n) => (n % 2 ? edit(n) : chunk(n)));

@@ -33,6 +33,7 @@ const QUIET = args.includes('--quiet');
 const PROFILE = args.includes('--profile');
 const OUTS = args.flatMap((a, i) => (a === '--out' && args[i + 1] ? [resolve(args[i + 1])] : []));
 if (OUTS.length === 0) OUTS.push(join(ROOT, 'out'));
+const SESSIONS = ['s_bench_a', 's_bench_b', 's_bench_c'];
 const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
 
 const load = () =>
@@ -47,6 +48,7 @@ interface Line {
 
 interface Round {
   open: number;
+  second: number;
   /** Navigation start → the page's first request for a session window. */
   windowAsked: number;
   /** Requests sent on the socket before the first window request. */
@@ -58,8 +60,11 @@ interface Round {
   lines: Line[];
 }
 
+/** `newest`: each session's newest entry, the active tab's first (the bench leaves the first tab active). */
 async function round(browser: Browser, out: string, dataDir: string, newest: string[]): Promise<Round> {
   process.env.BENCH_OUT = out;
+  // Every load opens with the first tab shown (the last round's clicks may not have been saved).
+  writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: SESSIONS, active: SESSIONS[0] }));
   const host = await startHost({ agents: [AGENT] }, { dataDir, keepData: true });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
@@ -107,7 +112,7 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
       if (r) lines.push({ at: r.at, text: `  → ${r.name} … answered ${at(e.timestamp).toFixed(0)} ms (${(data.length / 1024).toFixed(1)} KB)` });
     });
     await page.addInitScript(`(() => {
-      const wanted = ${JSON.stringify(newest)};
+      const wanted = ${JSON.stringify([newest[0]])};
       const watch = () => {
         const log = document.querySelector('[role="log"]');
         const text = log ? log.textContent : '';
@@ -137,6 +142,22 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
       { at: nav[2], text: 'DOMContentLoaded end' },
     );
     lines.push({ at: shown, text: `NEWEST ENTRY SHOWN (bench's wall clock: ${open.toFixed(0)} ms)` });
+    // A second session: its tab clicked, until its newest entry shows (its window was asked for at open).
+    const clickAt = (await page.evaluate('performance.now()')) as number;
+    const secondStart = performance.now();
+    await page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab').nth(1).click();
+    await page.waitForFunction(`document.querySelector('[role="log"]')?.textContent?.includes(${JSON.stringify(newest[1])})`, undefined, {
+      timeout: 300_000,
+      polling: 16,
+    });
+    const second = performance.now() - secondStart;
+    // Back to the first tab: the next load opens it again.
+    await page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab').nth(0).click();
+    await page.waitForFunction(`document.querySelector('[role="log"]')?.textContent?.includes(${JSON.stringify(newest[0])})`, undefined, {
+      timeout: 300_000,
+      polling: 16,
+    });
+    lines.push({ at: clickAt, text: `SECOND TAB CLICKED` }, { at: clickAt + second, text: `SECOND SESSION SHOWN (${second.toFixed(0)} ms)` });
     const { metrics } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
     const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
     if (PROFILE) {
@@ -149,6 +170,7 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
     }
     return {
       open,
+      second,
       windowAsked: firstWindow,
       before,
       jsKB: jsBytes / 1024,
@@ -171,15 +193,15 @@ async function main(): Promise<void> {
     writeLongLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), ENTRIES, sessionId, label);
     return { sessionId, newest: `Question ${Math.ceil(ENTRIES / 4) - 1}${label}` };
   });
-  writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: newest.map((s) => s.sessionId), active: newest[0].sessionId }));
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
   const results = new Map<string, Round[]>(OUTS.map((o) => [o, []]));
   try {
-    for (const out of OUTS) await round(browser, out, dataDir, [newest[0].newest]);
+    const shows = newest.map((s) => s.newest);
+    for (const out of OUTS) await round(browser, out, dataDir, shows);
     for (let r = 0; r < ROUNDS; r++) {
       const order = r % 2 === 0 ? OUTS : [...OUTS].reverse();
       for (const out of order) {
-        const result = await round(browser, out, dataDir, [newest[0].newest]);
+        const result = await round(browser, out, dataDir, shows);
         results.get(out)!.push(result);
         if (!QUIET) {
           console.log(`\n${out.replace(ROOT + '/', '')}, round ${r + 1} (load ${load()}):`);
@@ -192,12 +214,12 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(
-    `\n${'build'.padEnd(40)}${'open'.padStart(7)}${'window asked'.padStart(14)}${'reqs before'.padStart(13)}${'JS KB'.padStart(8)}${'script'.padStart(8)}${'layout'.padStart(8)}`,
+    `\n${'build'.padEnd(40)}${'open'.padStart(7)}${'2nd'.padStart(6)}${'window asked'.padStart(14)}${'reqs before'.padStart(13)}${'JS KB'.padStart(8)}${'script'.padStart(8)}${'layout'.padStart(8)}`,
   );
   for (const [out, list] of results) {
     const m = (f: (r: Round) => number) => median(list.map(f)).toFixed(0);
     console.log(
-      `${out.replace(ROOT + '/', '').padEnd(40)}${m((r) => r.open).padStart(7)}${m((r) => r.windowAsked).padStart(14)}${m((r) => r.before).padStart(13)}${m((r) => r.jsKB).padStart(8)}${m((r) => r.scriptMs).padStart(8)}${m((r) => r.layoutMs).padStart(8)}`,
+      `${out.replace(ROOT + '/', '').padEnd(40)}${m((r) => r.open).padStart(7)}${m((r) => r.second).padStart(6)}${m((r) => r.windowAsked).padStart(14)}${m((r) => r.before).padStart(13)}${m((r) => r.jsKB).padStart(8)}${m((r) => r.scriptMs).padStart(8)}${m((r) => r.layoutMs).padStart(8)}`,
     );
   }
   console.log(`load average at the end: ${load()}`);

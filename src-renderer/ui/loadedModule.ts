@@ -31,9 +31,12 @@ export function useLoadedModule<T>(module: LoadedModule<T>): T | undefined {
   useEffect(() => {
     if (value !== undefined) return;
     let live = true;
-    void module.promise.then((loaded) => {
-      if (live) setValue(() => loaded);
-    });
+    void module.promise.then(
+      (loaded) => {
+        if (live) setValue(() => loaded);
+      },
+      () => undefined,
+    );
     return () => {
       live = false;
     };

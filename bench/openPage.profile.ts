@@ -51,6 +51,8 @@ interface Round {
   second: number;
   /** Navigation start → the page's first request for a session window. */
   windowAsked: number;
+  /** The first window's answer → the newest entry shown: the page's own part. */
+  render: number;
   /** Requests sent on the socket before the first window request. */
   before: number;
   /** Bytes of script and CSS fetched before the newest entry showed. */
@@ -75,6 +77,7 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
   const requests = new Map<string, { url: string; sent: number }>();
   const asked = new Map<number, { name: string; at: number; bytes: number }>();
   let firstWindow = NaN;
+  let firstAnswer = NaN;
   let before = 0;
   let jsBytes = 0;
   try {
@@ -109,6 +112,7 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
       if (evt) lines.push({ at: at(e.timestamp), text: `  ← event ${evt[1]} (${(data.length / 1024).toFixed(1)} KB)` });
       if (!m) return;
       const r = asked.get(Number(m[1]));
+      if (r?.name === 'session.window' && Number.isNaN(firstAnswer)) firstAnswer = at(e.timestamp);
       if (r) lines.push({ at: r.at, text: `  → ${r.name} … answered ${at(e.timestamp).toFixed(0)} ms (${(data.length / 1024).toFixed(1)} KB)` });
     });
     await page.addInitScript(`(() => {
@@ -171,6 +175,7 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
     return {
       open,
       second,
+      render: shown - firstAnswer,
       windowAsked: firstWindow,
       before,
       jsKB: jsBytes / 1024,
@@ -214,12 +219,12 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(
-    `\n${'build'.padEnd(40)}${'open'.padStart(7)}${'2nd'.padStart(6)}${'window asked'.padStart(14)}${'reqs before'.padStart(13)}${'JS KB'.padStart(8)}${'script'.padStart(8)}${'layout'.padStart(8)}`,
+    `\n${'build'.padEnd(40)}${'open'.padStart(7)}${'2nd'.padStart(6)}${'answer→shown'.padStart(14)}${'window asked'.padStart(14)}${'reqs before'.padStart(13)}${'JS KB'.padStart(8)}${'script'.padStart(8)}${'layout'.padStart(8)}`,
   );
   for (const [out, list] of results) {
     const m = (f: (r: Round) => number) => median(list.map(f)).toFixed(0);
     console.log(
-      `${out.replace(ROOT + '/', '').padEnd(40)}${m((r) => r.open).padStart(7)}${m((r) => r.second).padStart(6)}${m((r) => r.windowAsked).padStart(14)}${m((r) => r.before).padStart(13)}${m((r) => r.jsKB).padStart(8)}${m((r) => r.scriptMs).padStart(8)}${m((r) => r.layoutMs).padStart(8)}`,
+      `${out.replace(ROOT + '/', '').padEnd(40)}${m((r) => r.open).padStart(7)}${m((r) => r.second).padStart(6)}${m((r) => r.render).padStart(14)}${m((r) => r.windowAsked).padStart(14)}${m((r) => r.before).padStart(13)}${m((r) => r.jsKB).padStart(8)}${m((r) => r.scriptMs).padStart(8)}${m((r) => r.layoutMs).padStart(8)}`,
     );
   }
   console.log(`load average at the end: ${load()}`);

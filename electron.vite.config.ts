@@ -7,13 +7,6 @@ import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 
 /**
- * `<link rel="modulepreload">` (and a preload of its CSS) in index.html for the chunks a session
- * view always needs: the session view's chunk and every chunk it imports. They are `import()`ed
- * so the agent list does not wait for them, but fetched only once index.js had run, one
- * round trip later; preloaded, the browser fetches them beside index.js and the browser host
- * compresses them at start (`StaticAssets.warm` reads index.html). Issue 23, round 4: open.
- */
-/**
  * Writes `<file>.br` beside index.html and every file it names (the start bundle and the preloaded
  * chunks), so the browser host serves them compressed without compressing them at start
  * (`src-main/server/staticAssets.ts`). Quality 11: done once, at build time.
@@ -41,6 +34,13 @@ function brotliStartBundle(): Plugin {
   };
 }
 
+/**
+ * `<link rel="modulepreload">` (and a preload of its CSS) in index.html for the chunks a session
+ * view always needs: the session view's chunk and every chunk it imports. They are `import()`ed
+ * so the agent list does not wait for them, but fetched only once index.js had run, one
+ * round trip later; preloaded, the browser fetches them beside index.js and the build's `.br`
+ * copies include them (`brotliStartBundle`). Issue 23, round 4: open.
+ */
 function preloadChunks(entries: RegExp[]): Plugin {
   return {
     name: 'acp:preload-chunks',

@@ -34,6 +34,7 @@ const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '1000,10000,50000')
   .filter((n) => n > 0);
 const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? '3'));
 const NODE_ONLY = args.includes('--node-only') || !existsSync(join(ROOT, 'out/main/cli.js'));
+// `--browser-only`: the page's figures alone (open, second session, tab switches...), e.g. to compare two builds with BENCH_OUT.
 const BROWSER_ONLY = args.includes('--browser-only');
 /** `mixed`: replies with code blocks, and terminals with coloured output in every other turn (`longLog.ts`). */
 const CONTENT = arg('--content', 'prose') === 'mixed' ? 'mixed' : 'prose';
@@ -66,7 +67,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  const bundle = existsSync(join(ROOT, 'out/renderer/index.html')) ? startBundle() : null;
+  const bundle = existsSync(join(process.env.BENCH_OUT ?? join(ROOT, 'out'), 'renderer/index.html')) ? startBundle(process.env.BENCH_OUT) : null;
   if (bundle)
     console.log(
       `start bundle (index.html + the JS and CSS it loads): ${(bundle.raw / 1024).toFixed(0)} KB raw, ${(bundle.served / 1024).toFixed(0)} KB as served (brotli)`,

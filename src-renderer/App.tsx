@@ -8,11 +8,14 @@ import { Notices } from './ui/Notices';
 import { OrphanWorktrees } from './features/worktrees';
 import { NARROW, useStore } from './store';
 import { closeActiveTab, cycleTab, showSession } from './features/sessions/actions';
+import { loadModule, useLoadedModule } from './ui/loadedModule';
 
 // Loaded when first rendered, not before the first paint: the start bundle holds what shows the
 // agent list, and the session view (Markdown, highlight.js, xterm), settings, history, the
 // registry catalog and the inspector are chunks of their own (issue 23, cold start).
-const SessionViews = lazy(() => import('./features/chat/SessionViews').then((m) => ({ default: m.SessionViews })));
+// Asked for when this module runs, and rendered without Suspense (ui/loadedModule.ts: React's
+// reveal throttle held the first session view back by up to 300 ms).
+const sessionViews = loadModule(() => import('./features/chat/SessionViews'), 'the session view');
 const SettingsPage = lazy(() => import('./features/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 const HistoryView = lazy(() => import('./features/history/HistoryView').then((m) => ({ default: m.HistoryView })));
 const NewSessionDialog = lazy(() => import('./features/sessions/NewSessionDialog').then((m) => ({ default: m.NewSessionDialog })));
@@ -27,6 +30,7 @@ export function App() {
   const theme = useStore((s) => s.theme);
   const sidebarOpen = useStore((s) => s.sidebarOpen);
   const active = app?.tabs.active ?? null;
+  const SessionViews = useLoadedModule(sessionViews)?.SessionViews;
 
   // On a narrow window the sidebar is an overlay: showing a session folds it away.
   useEffect(() => {
@@ -108,9 +112,7 @@ export function App() {
         <Notices />
         <OrphanWorktrees />
         <TabStrip />
-        <Suspense fallback={active && view === 'session' ? <Loading /> : null}>
-          <SessionViews shown={view === 'session' ? active : null} />
-        </Suspense>
+        {SessionViews ? <SessionViews shown={view === 'session' ? active : null} /> : active && view === 'session' && <Loading />}
         {view === 'history' ? (
           <Suspense fallback={<Loading />}>
             <HistoryView />

@@ -70,7 +70,10 @@ export class StaticAssets {
 
   private async load(file: string, key: string): Promise<Variants> {
     const identity = await readFile(file);
-    return { key, identity, compressible: COMPRESSIBLE.test(file) && identity.length >= MIN_BYTES };
+    const variants: Variants = { key, identity, compressible: COMPRESSIBLE.test(file) && identity.length >= MIN_BYTES };
+    const br = variants.compressible ? await prebuiltBrotli(file) : null;
+    if (br) variants.br = Promise.resolve(br);
+    return variants;
   }
 
   private encoded(variants: Variants, encoding: 'br' | 'gzip'): Promise<Buffer> {
@@ -89,5 +92,19 @@ export class StaticAssets {
     const html = await readFile(index, 'utf8');
     const files = [index, ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((match) => join(dir, match[1]))];
     for (const file of files) await this.body(file, 'br').catch(() => undefined);
+  }
+}
+
+/**
+ * `<file>.br` when the build wrote one (`electron.vite.config.ts`: the files index.html names) and
+ * it is not older than the file: compressing them at start took the two cores the page's first
+ * load needed (issue 23, round 4: open). Null when absent or stale (compressed at first ask, as before).
+ */
+async function prebuiltBrotli(file: string): Promise<Buffer | null> {
+  try {
+    const [source, compressed] = await Promise.all([stat(file), stat(`${file}.br`)]);
+    return compressed.mtimeMs >= source.mtimeMs ? await readFile(`${file}.br`) : null;
+  } catch {
+    return null;
   }
 }

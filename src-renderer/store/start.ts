@@ -1,5 +1,6 @@
 import { bridge } from '../bridge';
 import { createFrameQueue } from './frameQueue';
+import { loadTabs } from './openTabs';
 import { sessionFetchers } from './sessionFetchers';
 import { createSessionSync } from './sessionSync';
 import { appliedEvents, useStore } from './store';
@@ -25,7 +26,11 @@ export function startStore(): void {
   });
   bridge.on('app.state', (app) => {
     useStore.setState({ app });
-    for (const id of app.tabs.open) if (!useStore.getState().sessions[id]) void sessionSync.load(id);
+    void loadTabs(
+      app.tabs,
+      (id) => sessionSync.load(id),
+      (id) => Boolean(useStore.getState().sessions[id]),
+    );
   });
   const frameQueue = createFrameQueue(sessionSync.apply);
   bridge.on('session.events', ({ sessionId, events }) => frameQueue.push(sessionId, events));
@@ -38,7 +43,7 @@ export function startStore(): void {
     void bridge.request('app.state', {}).then((app) => {
       useStore.setState({ app });
       const sessions = useStore.getState().sessions;
-      for (const id of app.tabs.open) void sessionSync.load(id, sessions[id]?.lastSeq ?? 0);
+      void loadTabs(app.tabs, (id) => sessionSync.load(id, sessions[id]?.lastSeq ?? 0));
     });
   });
 }

@@ -45,6 +45,13 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const [, setMeasureVersion] = useState(0);
   const lastTop = useRef(0);
   const frame = useRef(0);
+  // The first frame of a view draws the rows in the viewport only, the overscan a frame later:
+  // a session's first showing waited for Markdown of twice the rows it shows (issue 23, round 4).
+  const [overscan, setOverscan] = useState(0);
+  useEffect(() => {
+    const next = requestAnimationFrame(() => setOverscan(OVERSCAN));
+    return () => cancelAnimationFrame(next);
+  }, []);
 
   let heights = heightCache.get(sessionId);
   if (!heights) heightCache.set(sessionId, (heights = new Map()));
@@ -63,8 +70,8 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   }
   const total = offsets[count];
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
-  const start = Math.max(0, upperBound(offsets, top - OVERSCAN) - 1);
-  const end = Math.min(count, upperBound(offsets, top + viewport.height + OVERSCAN));
+  const start = Math.max(0, upperBound(offsets, top - overscan) - 1);
+  const end = Math.min(count, upperBound(offsets, top + viewport.height + overscan));
 
   const scrollToBottom = useCallback(() => {
     const element = scroller.current;

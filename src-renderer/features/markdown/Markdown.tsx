@@ -276,7 +276,7 @@ export function renderMarkdown(source: string): ReactElement {
 /** react-markdown's `Markdown` is a pure function (parse → highlight → React elements). */
 export function parseMarkdown(source: string): ReactElement {
   parserWork.chars += source.length;
-  return ReactMarkdown({ children: source, remarkPlugins: REMARK, rehypePlugins: REHYPE, components });
+  return ReactMarkdown({ children: source, remarkPlugins: REMARK, rehypePlugins: LANGUAGE_FENCE.test(source) ? REHYPE : NO_REHYPE, components });
 }
 
 /**
@@ -397,8 +397,16 @@ const REMARK = [remarkGfm, remarkHtmlAsText];
  * plugin is attached, and react-markdown attaches plugins on every render: one highlighter,
  * made once, is handed to every render instead (its transform keeps no per-document state).
  */
-const highlight = rehypeHighlight({ detect: false });
-const REHYPE: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [() => highlight];
+let highlight: ReturnType<typeof rehypeHighlight> | undefined;
+const REHYPE: NonNullable<Parameters<typeof ReactMarkdown>[0]['rehypePlugins']> = [() => (highlight ??= rehypeHighlight({ detect: false }))];
+const NO_REHYPE: typeof REHYPE = [];
+/**
+ * A fenced code block with a language: the only thing the highlighter (`detect: false`) touches.
+ * Without one it is not attached, and it is made at its first use, not when this chunk loads:
+ * registering its grammars took 50–80 ms before a session's first rows could be drawn (issue 23,
+ * round 4: open).
+ */
+const LANGUAGE_FENCE = /^ {0,3}(?:`{3,}|~{3,})[ \t]*[^\s`]/m;
 
 /** Closes a fenced code block left open by a message that is still streaming. */
 export function closeOpenFence(text: string): string {

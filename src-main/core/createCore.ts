@@ -224,7 +224,11 @@ export function createCore(options: AppCoreOptions): AppCore {
     .catch((error) => logError('Recovering unfinished worktree operations', error))
     .then(restoreTabs);
   // Index logs written while the app was not running (or before a crash) in the background.
-  void ready.then(() => history.reconcile()).catch((error) => logError('Reconciling the history index with the session logs', error));
+  void ready
+    .then(() => history.reconcile())
+    .catch((error) => logError('Reconciling the history index with the session logs', error))
+    // The search worker (a thread and its index's load) once the start settled, unless a search started it first.
+    .then(() => history.startSearchSoon());
 
   const sessionRestart = sessionRows['agent.restart'];
   const handlers: Handlers = {

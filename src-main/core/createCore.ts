@@ -215,14 +215,15 @@ export function createCore(options: AppCoreOptions): AppCore {
         notice('error', `Could not restore a session (${sessionId}): ${(error as Error).message}`);
       }
     }
-    tabs.set(open, saved.active && open.includes(saved.active) ? saved.active : (open[0] ?? null));
+    // The page answers before the restore (below): a tab the person opened meanwhile stays, after the restored ones.
+    const meanwhile = tabs.current();
+    const active = meanwhile.active ?? (saved.active && open.includes(saved.active) ? saved.active : (open[0] ?? null));
+    tabs.set([...open, ...meanwhile.open.filter((id) => !open.includes(id))], active);
     changed();
   };
   // A host killed while making or removing a worktree left a journal entry: finish or undo it first.
-  const ready = worktrees.engine
-    .recover()
-    .catch((error) => logError('Recovering unfinished worktree operations', error))
-    .then(restoreTabs);
+  const recovered = worktrees.engine.recover().catch((error) => logError('Recovering unfinished worktree operations', error));
+  const ready = recovered.then(restoreTabs);
   // Index logs written while the app was not running (or before a crash) in the background.
   void ready
     .then(() => history.reconcile())
@@ -233,7 +234,9 @@ export function createCore(options: AppCoreOptions): AppCore {
   const sessionRestart = sessionRows['agent.restart'];
   const handlers: Handlers = {
     'app.state': async () => {
-      await ready;
+      // Not the tabs' restore (seconds for long sessions): the page shows the agent list at once,
+      // and the restored tabs arrive with the `app.state` event `restoreTabs` sends.
+      await recovered;
       return state();
     },
     ...sessionRows,

@@ -55,6 +55,19 @@ describe('the first answer of a host with long sessions open (issue 23, cold sta
     expect(h.core.state().tabs).toEqual({ open: ['s_one', 's_two', sessionId], active: sessionId });
   });
 
+  it('a host with a window restores the tabs once the first answer is sent, or after a while when no window asks', async () => {
+    const asked = harnesses.track(makeCore([], {}, { dataDir: folderWithOpenTabs(), core: { restoreAfterFirstAnswerMs: 600_000 } }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(asked.core.sessions.sessions.size).toBe(0);
+    await asked.core.handlers['app.state']({});
+    await asked.core.ready;
+    expect(asked.core.state().tabs).toEqual({ open: ['s_one', 's_two'], active: 's_two' });
+
+    const unasked = harnesses.track(makeCore([], {}, { dataDir: folderWithOpenTabs(), core: { restoreAfterFirstAnswerMs: 50 } }));
+    await unasked.core.ready;
+    expect(unasked.core.state().tabs).toEqual({ open: ['s_one', 's_two'], active: 's_two' });
+  });
+
   it('the search worker starts on the first search, which finds what the restored sessions said', async () => {
     const h = harnesses.track(makeCore([], {}, { dataDir: folderWithOpenTabs() }));
     await h.core.ready;

@@ -65,7 +65,8 @@ export class SearchProxy {
 
   /** Starts the worker if nothing did yet; resolves once `onStart` is done. */
   start(): Promise<void> {
-    this.port();
+    // Quitting or off: nothing is started again (a question then gets the refusal from `ask`).
+    if (!this.closing && !this.broken) this.port();
     return this.ready;
   }
 
@@ -169,6 +170,7 @@ export class SearchProxy {
 
   /** Sends the session's entries the worker has not seen (all of them when `full`), as plain texts. */
   indexState(state: SessionState, logSize: number, full: boolean): void {
+    if (this.closing) return;
     let sent = this.sent.get(state.sessionId);
     if (full || !sent) {
       // The worker compares each entry's text with what it indexed: unchanged ones cost a hash.

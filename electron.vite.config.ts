@@ -1,45 +1,14 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants } from 'node:zlib';
+import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 
 /**
- * Writes `<file>.br` beside index.html and every file it names (the start bundle and the preloaded
- * chunks), so the browser host serves them compressed without compressing them at start
- * (`src-main/server/staticAssets.ts`). Quality 11: done once, at build time.
- */
-function brotliStartBundle(): Plugin {
-  const compress = promisify(brotliCompress);
-  return {
-    name: 'acp:brotli-start-bundle',
-    apply: 'build',
-    async writeBundle({ dir }) {
-      if (!dir) return;
-      const html = await readFile(join(dir, 'index.html'), 'utf8');
-      const files = ['index.html', ...[...html.matchAll(/(?:src|href)="\.?\/?([^"?#:]+)"/g)].map((m) => m[1])];
-      await Promise.all(
-        files.map(async (file) => {
-          const body = await readFile(join(dir, file));
-          if (body.length < 1024) return;
-          await writeFile(
-            join(dir, `${file}.br`),
-            await compress(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-          );
-        }),
-      );
-    },
-  };
-}
-
-/**
  * `<link rel="modulepreload">` (and a preload of its CSS) in index.html for the chunks a session
  * view always needs: the session view's chunk and every chunk it imports. They are `import()`ed
  * so the agent list does not wait for them, but fetched only once index.js had run, one
- * round trip later; preloaded, the browser fetches them beside index.js and the build's `.br`
- * copies include them (`brotliStartBundle`). Issue 23, round 4: open.
+ * round trip later; preloaded, the browser fetches them beside index.js (served from the build's
+ * `.br` copies: `scripts/precompress.mjs`). Issue 23, round 4: open.
  */
 function preloadChunks(entries: RegExp[]): Plugin {
   return {
@@ -107,7 +76,7 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    plugins: [react(), brotliStartBundle(), preloadChunks([/[\\/]features[\\/]chat[\\/]SessionViews\.tsx$/])],
+    plugins: [react(), preloadChunks([/[\\/]features[\\/]chat[\\/]SessionViews\.tsx$/])],
     build: {
       outDir: 'out/renderer',
       // `RENDERER_MINIFY=0 npm run build`: readable function names in page CPU profiles (bench:stream --profile).

@@ -5,7 +5,8 @@
  * is split into the host's part (spawn → "serving at") and the page's (navigation → the agent
  * list's first "New session with …" button), and each build's start bundle is printed (what
  * index.html loads: raw, and brotli as the host serves it). `--entries N` also leaves a session
- * of N entries open in a tab, as `npm run bench` does.
+ * of N entries open in a tab, as `npm run bench` does (`--tabs 3`: three, the first active), and
+ * then prints "open" too: navigation → the active tab's newest entry shown.
  *
  *   npm run build && npx tsx bench/coldStart.profile.ts [--rounds 5] [--out out --out /other/out] [--entries 0]
  */
@@ -27,6 +28,9 @@ const arg = (name: string, fallback: string) => {
 };
 const ROUNDS = Number(arg('--rounds', '5'));
 const ENTRIES = Number(arg('--entries', '0'));
+const TABS = Number(arg('--tabs', '1'));
+/** The newest entry's text in the active tab (writeLongLog's last question). */
+const NEWEST = `Question ${Math.ceil(ENTRIES / 4) - 1} [0]`;
 const OUTS = args.flatMap((a, i) => (a === '--out' && args[i + 1] ? [resolve(args[i + 1])] : []));
 if (OUTS.length === 0) OUTS.push(join(ROOT, 'out'));
 const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
@@ -40,6 +44,8 @@ interface Round {
   host: number;
   page: number;
   total: number;
+  /** Navigation → the active tab's newest entry (with `--entries`). */
+  open?: number;
 }
 
 async function appRound(browser: Browser, out: string, dataDir: string): Promise<Round> {
@@ -53,7 +59,9 @@ async function appRound(browser: Browser, out: string, dataDir: string): Promise
     await page.goto(host.url);
     await page.getByRole('button', { name: `New session with ${AGENT.name}` }).waitFor({ timeout: 120_000 });
     const shown = performance.now();
-    return { host: ready - spawned, page: shown - ready, total: shown - spawned };
+    if (ENTRIES > 0) await page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST).first().waitFor({ timeout: 120_000 });
+    const open = ENTRIES > 0 ? performance.now() - ready : undefined;
+    return { host: ready - spawned, page: shown - ready, total: shown - spawned, open };
   } finally {
     await context.close();
     await host.stop();
@@ -78,12 +86,13 @@ async function floorRound(browser: Browser, dataDir: string): Promise<Round> {
 }
 
 async function main(): Promise<void> {
-  console.log(`cold start: ${OUTS.length} build(s), ${ROUNDS} rounds interleaved, medians; ${ENTRIES} entries open; load average ${load()}`);
+  console.log(`cold start: ${OUTS.length} build(s), ${ROUNDS} rounds interleaved, medians; ${TABS} × ${ENTRIES} entries open; load average ${load()}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'acp-bench-cold-'));
   mkdirSync(join(dataDir, 'sessions'), { recursive: true });
   if (ENTRIES > 0) {
-    writeLongLog(join(dataDir, 'sessions', 's_cold.jsonl'), ENTRIES, 's_cold');
-    writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: ['s_cold'], active: 's_cold' }));
+    const ids = Array.from({ length: TABS }, (_, i) => `s_cold${i}`);
+    ids.forEach((id, i) => writeLongLog(join(dataDir, 'sessions', `${id}.jsonl`), ENTRIES, id, ` [${i}]`));
+    writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: ids, active: ids[0] }));
   }
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
   const rounds = new Map<string, Round[]>([...OUTS, 'floor'].map((k) => [k, []]));
@@ -101,14 +110,15 @@ async function main(): Promise<void> {
   }
   const floorTotal = median(rounds.get('floor')!.map((r) => r.total));
   console.log(
-    `${'build'.padEnd(44)} ${'host ready'.padStart(10)} ${'page → list'.padStart(12)} ${'total'.padStart(8)} ${'vs floor'.padStart(9)}  start bundle raw / brotli`,
+    `${'build'.padEnd(44)} ${'host ready'.padStart(10)} ${'page → list'.padStart(12)} ${'total'.padStart(8)} ${'vs floor'.padStart(9)} ${'open'.padStart(6)}  start bundle raw / brotli`,
   );
   for (const [which, list] of rounds) {
     const m = (f: (r: Round) => number) => median(list.map(f)).toFixed(0);
     const size = which === 'floor' ? '' : (({ raw, served }) => `${(raw / 1024).toFixed(0)} KB / ${(served / 1024).toFixed(0)} KB`)(startBundle(which));
     const ratio = (median(list.map((r) => r.total)) / floorTotal).toFixed(2);
+    const open = which === 'floor' || ENTRIES === 0 ? '' : m((r) => r.open ?? NaN);
     console.log(
-      `${which.replace(ROOT + '/', '').padEnd(44)} ${m((r) => r.host).padStart(10)} ${m((r) => r.page).padStart(12)} ${m((r) => r.total).padStart(8)} ${ratio.padStart(9)}  ${size}`,
+      `${which.replace(ROOT + '/', '').padEnd(44)} ${m((r) => r.host).padStart(10)} ${m((r) => r.page).padStart(12)} ${m((r) => r.total).padStart(8)} ${ratio.padStart(9)} ${open.padStart(6)}  ${size}`,
     );
   }
   console.log(`load average at the end: ${load()}`);

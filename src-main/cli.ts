@@ -108,6 +108,8 @@ async function main(argv: string[]): Promise<void> {
     initializeTimeoutMs: process.env.ACP_DESKTOP_INIT_TIMEOUT_MS ? Number(process.env.ACP_DESKTOP_INIT_TIMEOUT_MS) : undefined,
     // Tests shorten a remote agent's reconnect waits (comma-separated milliseconds).
     remoteBackoffMs: process.env.ACP_DESKTOP_REMOTE_BACKOFF_MS ? process.env.ACP_DESKTOP_REMOTE_BACKOFF_MS.split(',').map(Number) : undefined,
+    // The page's first answer (the agent list) before the open tabs' sessions are read back.
+    restoreAfterFirstAnswerMs: 1000,
   });
   const rendererDir = resolve(import.meta.dirname, '../renderer');
   const host = await startBrowserHost({ core, rendererDir, host: values.host, port, token: values.token ?? hostToken(dataDir) });

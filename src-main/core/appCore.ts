@@ -34,6 +34,11 @@ export interface AppCoreOptions {
   checkpointEnv?: NodeJS.ProcessEnv;
   /** When pruning of old checkpoints runs after the start (default: a minute). */
   checkpointPruneDelayMs?: number;
+  /**
+   * Hosts with a window (cold start, issue 23): the open tabs' sessions are restored once the first
+   * `app.state` is answered, or after this many ms if no window asks; unset, they are restored at once.
+   */
+  restoreAfterFirstAnswerMs?: number;
 }
 
 /**

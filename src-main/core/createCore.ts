@@ -203,33 +203,64 @@ export function createCore(options: AppCoreOptions): AppCore {
     };
   };
 
+  // Read now: a session the person opens before the restore starts must not replace the saved list.
+  const saved = tabs.load();
   const restoreTabs = async (): Promise<void> => {
-    const saved = tabs.load();
     if (saved.error) notice('warning', saved.error);
-    const open: string[] = [];
-    for (const sessionId of saved.open) {
+    const restored = new Set<string>();
+    // The page answered before the restore: each tab is shown as soon as its session is back (the
+    // active one first), and a tab the person opened meanwhile stays, after the restored ones.
+    const show = (save: boolean) => {
+      const now = tabs.current();
+      const open = [...saved.open.filter((id) => restored.has(id)), ...now.open.filter((id) => !saved.open.includes(id))];
+      const active = now.active && open.includes(now.active) ? now.active : saved.active && restored.has(saved.active) ? saved.active : (open[0] ?? null);
+      if (save) tabs.set(open, active);
+      else tabs.show(open, active);
+      changed();
+    };
+    const first = saved.active && saved.open.includes(saved.active) ? [saved.active] : [];
+    for (const sessionId of [...first, ...saved.open.filter((id) => !first.includes(id))]) {
       try {
-        if (await sessions.restore(sessionId)) open.push(sessionId);
+        if (await sessions.restore(sessionId)) restored.add(sessionId);
       } catch (error) {
         logError(`Restoring session ${sessionId}`, error);
         notice('error', `Could not restore a session (${sessionId}): ${(error as Error).message}`);
       }
+      if (restored.has(sessionId)) show(false);
     }
-    tabs.set(open, saved.active && open.includes(saved.active) ? saved.active : (open[0] ?? null));
-    changed();
+    show(true);
   };
   // A host killed while making or removing a worktree left a journal entry: finish or undo it first.
-  const ready = worktrees.engine
-    .recover()
-    .catch((error) => logError('Recovering unfinished worktree operations', error))
-    .then(restoreTabs);
+  const recovered = worktrees.engine.recover().catch((error) => logError('Recovering unfinished worktree operations', error));
+  // A window's first answer goes out before the restores (reading long sessions blocks the event
+  // loop that serves the page): they start once it is sent, or after a while if no window asks.
+  let firstAnswered = (): void => {};
+  const restoreAfter = options.restoreAfterFirstAnswerMs;
+  const answeredOrLate =
+    restoreAfter === undefined
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const late = setTimeout(resolve, restoreAfter);
+          firstAnswered = () => {
+            clearTimeout(late);
+            setImmediate(resolve);
+          };
+        });
+  const ready = recovered.then(() => answeredOrLate).then(restoreTabs);
   // Index logs written while the app was not running (or before a crash) in the background.
-  void ready.then(() => history.reconcile()).catch((error) => logError('Reconciling the history index with the session logs', error));
+  void ready
+    .then(() => history.reconcile())
+    .catch((error) => logError('Reconciling the history index with the session logs', error))
+    // The search worker (a thread and its index's load) once the start settled, unless a search started it first.
+    .then(() => history.startSearchSoon());
 
   const sessionRestart = sessionRows['agent.restart'];
   const handlers: Handlers = {
     'app.state': async () => {
-      await ready;
+      // Not the tabs' restore (seconds for long sessions): the page shows the agent list at once,
+      // and the restored tabs arrive with the `app.state` event `restoreTabs` sends.
+      await recovered;
+      firstAnswered();
       return state();
     },
     ...sessionRows,

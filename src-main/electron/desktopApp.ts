@@ -205,6 +205,8 @@ export function startDesktop(app: App): void {
       host: 'electron',
       secrets: new SafeStorageSecrets(app.getPath('userData')),
       openPath: (path) => shell.openPath(path),
+      // The window's first answer (the agent list) before the open tabs' sessions are read back.
+      restoreAfterFirstAnswerMs: 1000,
     });
     core = started;
     for (const name of requestNames) {

@@ -132,6 +132,8 @@ describeProtocols('restore on restart', (protocol) => {
     const h = makeCore();
     const a = await h.newSession();
     await h.prompt(a, 'the narwhal question');
+    // The search worker starts on first use or a while after the start: here, before quitting saves it.
+    await h.core.history.search.idle();
     await h.core.dispose();
     const file = join(h.dataDir, 'sessions', 'search', `${encodeURIComponent(a)}.json`);
     expect(existsSync(file)).toBe(true);

@@ -43,6 +43,8 @@ export interface HistoryServiceOptions {
   changed: () => void;
   /** How long after a batch the index and search catch up (they are caches; the log is the truth). */
   indexDelayMs?: number;
+  /** How long after `startSearchSoon()` the search worker starts if nothing needed it before. */
+  searchStartDelayMs?: number;
 }
 
 const LOG_SUFFIX = '.jsonl';
@@ -63,8 +65,7 @@ export class HistoryService {
   private dirty = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | null = null;
   private reconciling: Promise<void> | null = null;
-  /** The search indexes loaded (and any session whose saved index was unusable indexed again). */
-  private searchReady: Promise<void> | null = null;
+  private searchTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly sessionsDir: string;
 
   constructor(private readonly options: HistoryServiceOptions) {
@@ -74,6 +75,8 @@ export class HistoryService {
     this.search = new SearchProxy(options.dataDir, (message) => options.notice('warning', message));
     // A re-spawned search worker has the saved index: what changed since is indexed again.
     this.search.onRespawn = () => this.reconcile();
+    // The worker starts on first use (a search, `startSearchSoon`): then it catches up with the logs.
+    this.search.onStart = () => this.searchStarted();
     if (this.drafts.error) options.notice('warning', `Unsent drafts could not be read and were reset (${this.drafts.error}).`);
   }
 
@@ -116,22 +119,38 @@ export class HistoryService {
     return this.reconciling;
   }
 
+  /**
+   * Starts the search worker `searchStartDelayMs` after the start settled, if no search started it
+   * before: the index keeps up with live sessions from then on, off the start's critical path.
+   */
+  startSearchSoon(): void {
+    if (this.search.started || this.searchTimer) return;
+    this.searchTimer = setTimeout(() => void this.search.start(), this.options.searchStartDelayMs ?? 3000);
+    this.searchTimer.unref?.();
+  }
+
+  /**
+   * The worker just started: its manifest says which log sizes the saved index reflects, and a
+   * pass over the logs indexes what differs (nothing when nothing changed). The saved index loads
+   * in the worker meanwhile; a session whose saved index proves unusable is indexed by one more pass.
+   */
+  private async searchStarted(): Promise<void> {
+    if (this.searchTimer) clearTimeout(this.searchTimer);
+    await this.search.loadManifest();
+    if (this.search.loadError) this.options.notice('info', this.search.loadError);
+    const loaded = this.search.load();
+    // A pass that began before the manifest did not index: the next one does.
+    await this.reconciling?.catch(() => {});
+    await this.reconcile();
+    await loaded.catch(logged('Loading the search index'));
+    if (!this.search.droppedOnLoad) return;
+    await this.reconcile(); // the pass running now, then one that sees the dropped sessions
+    await this.reconcile();
+  }
+
   private async doReconcile(): Promise<void> {
-    if (!this.search.loaded) {
-      // The manifest is enough to reconcile: the history list does not wait for the indexes,
-      // which load in the background (a search waits for them); a session whose saved index
-      // proves unusable is indexed from its log by one more pass.
-      await this.search.loadManifest();
-      if (this.search.loadError) this.options.notice('info', this.search.loadError);
-      this.searchReady ??= this.search
-        .load()
-        .then(async () => {
-          if (!this.search.droppedOnLoad) return;
-          await this.reconcile(); // the pass running now, then one that sees the dropped sessions
-          await this.reconcile();
-        })
-        .catch(logged('Loading the search index'));
-    }
+    // Until the search worker is started (first search, or `startSearchSoon`), only the history
+    // list is brought up to date: the worker's start runs a pass of its own that indexes.
     this.catchUp();
     let names: string[] = [];
     try {
@@ -146,13 +165,13 @@ export class HistoryService {
       const file = join(this.sessionsDir, name);
       const size = fileSize(file);
       if (size === null) continue;
-      if (this.catalog.get(sessionId)?.logSize === size && this.search.indexedLogSize(sessionId) === size) continue;
+      if (this.catalog.get(sessionId)?.logSize === size && (!this.search.loaded || this.search.indexedLogSize(sessionId) === size)) continue;
       try {
         const state = await this.stateOf(sessionId);
         if (!state?.agentId) continue;
         const current = fileSize(file) ?? size;
         this.catalog.put(catalogEntry(state, current));
-        this.search.indexState(state, current, true);
+        if (this.search.loaded) this.search.indexState(state, current, true);
       } catch (error) {
         this.options.notice('warning', `Could not index session ${sessionId}: ${(error as Error).message}`);
       }
@@ -363,7 +382,8 @@ export class HistoryService {
     this.options.sessions.flush();
     const state = session.fold();
     this.catalog.put(catalogEntry(state, fileSize(session.log.file) ?? 0, parentId));
-    this.search.indexState(state, fileSize(session.log.file) ?? 0, true);
+    // Not started yet: the worker's first pass over the logs indexes the fork.
+    if (this.search.loaded) this.search.indexState(state, fileSize(session.log.file) ?? 0, true);
     return session.id;
   }
 
@@ -371,7 +391,7 @@ export class HistoryService {
 
   async query(text: string, limit = 50): Promise<SearchHit[]> {
     await this.reconcile();
-    await this.searchReady;
+    await this.search.start();
     this.catchUp();
     return (await this.search.query(text, limit)).flatMap((hit) => {
       const entry = this.catalog.get(hit.sessionId);
@@ -429,6 +449,7 @@ export class HistoryService {
   }
 
   async dispose(): Promise<void> {
+    if (this.searchTimer) clearTimeout(this.searchTimer);
     this.catchUp();
     await this.reconciling?.catch(logged('Reconciling the history index before quitting'));
     this.drafts.flush();

@@ -20,6 +20,11 @@ type Question = Ask extends infer R ? (R extends Ask ? Omit<R, 'id'> : never) : 
  * manifest, then what it sent) and which entry objects it has sent. A worker that dies is
  * started again from the saved index, the person is told, `onRespawn` re-indexes what changed
  * since the last save, and a query that was running is asked again.
+ *
+ * The worker is started by the first thing that needs it (a question, an index change), not when
+ * the proxy is made: a host's cold start and a core that never searches (most tests) pay no
+ * thread and no index load. `onStart` runs once it is started (the owner brings it up to date);
+ * queries and `idle()` wait for it.
  */
 export class SearchProxy {
   /** True once the manifest is read (indexing may start). */
@@ -31,7 +36,9 @@ export class SearchProxy {
   documentCount = 0;
   /** Called after a re-spawned worker loaded the saved index (the host re-indexes what changed). */
   onRespawn: () => Promise<void> = async () => {};
-  private worker!: Worker;
+  /** Called once the worker is first started (the owner loads the manifest and indexes what changed). */
+  onStart: () => Promise<void> = async () => {};
+  private worker: Worker | null = null;
   private nextId = 1;
   private waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private logSizes = new Map<string, number>();
@@ -49,8 +56,26 @@ export class SearchProxy {
   constructor(
     private readonly dataDir: string,
     private readonly onProblem: (message: string) => void = () => {},
-  ) {
+  ) {}
+
+  /** True once the worker was started (by a question, an index change, or `start()`). */
+  get started(): boolean {
+    return this.worker !== null;
+  }
+
+  /** Starts the worker if nothing did yet; resolves once `onStart` is done. */
+  start(): Promise<void> {
+    // Quitting or off: nothing is started again (a question then gets the refusal from `ask`).
+    if (!this.closing && !this.broken) this.port();
+    return this.ready;
+  }
+
+  /** The running worker, started on first use. */
+  private port(): Worker {
+    if (this.worker) return this.worker;
     this.spawn();
+    this.ready = this.onStart().catch((error: unknown) => logWarn('Bringing the search index up to date after starting it', error));
+    return this.worker!;
   }
 
   private spawn(): void {
@@ -113,7 +138,7 @@ export class SearchProxy {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ ...question, id } as SearchRequest);
+      this.port().postMessage({ ...question, id } as SearchRequest);
     });
   }
 
@@ -145,6 +170,7 @@ export class SearchProxy {
 
   /** Sends the session's entries the worker has not seen (all of them when `full`), as plain texts. */
   indexState(state: SessionState, logSize: number, full: boolean): void {
+    if (this.closing) return;
     let sent = this.sent.get(state.sessionId);
     if (full || !sent) {
       // The worker compares each entry's text with what it indexed: unchanged ones cost a hash.
@@ -154,13 +180,13 @@ export class SearchProxy {
     }
     const change = packTexts(changeTexts(state, logSize, full, sent));
     this.logSizes.set(state.sessionId, logSize);
-    this.worker.postMessage({ type: 'index', change } satisfies SearchRequest, [change.packed.buffer, change.lengths.buffer]);
+    this.port().postMessage({ type: 'index', change } satisfies SearchRequest, [change.packed.buffer, change.lengths.buffer]);
   }
 
   removeSession(sessionId: string): void {
     if (!this.logSizes.has(sessionId)) return;
     this.forget(sessionId);
-    this.worker.postMessage({ type: 'remove', sessionId } satisfies SearchRequest);
+    this.port().postMessage({ type: 'remove', sessionId } satisfies SearchRequest);
   }
 
   private forget(sessionId: string): void {
@@ -170,7 +196,7 @@ export class SearchProxy {
 
   /** Matches, best first; a query the worker died on is asked again once it is back. */
   async query(text: string, limit = 50): Promise<RawHit[]> {
-    await this.ready;
+    await this.start();
     try {
       return await this.ask<RawHit[]>({ type: 'query', text, limit });
     } catch (error) {
@@ -182,7 +208,7 @@ export class SearchProxy {
 
   /** Resolves once the worker applied every change sent so far (tests, bench). */
   async idle(): Promise<void> {
-    await this.ready;
+    await this.start();
     const reply = await this.ask<IdleReply>({ type: 'idle' });
     this.indexedDocuments = reply.indexedDocuments;
     this.documentCount = reply.documentCount;
@@ -190,6 +216,8 @@ export class SearchProxy {
 
   /** Saves what changed now (quitting): resolves once the worker wrote it. */
   flush(): Promise<void> {
+    // A worker never started has nothing unsaved (nothing was sent to it).
+    if (!this.worker && !this.closing && !this.broken) return Promise.resolve();
     return this.ask<null>({ type: 'flush' }).then(() => {});
   }
 
@@ -200,7 +228,7 @@ export class SearchProxy {
         if (!this.broken) await this.flush();
       } finally {
         this.closing = true;
-        await this.worker.terminate();
+        await this.worker?.terminate();
         for (const { reject } of this.waiting.values()) reject(new UserError('Search has stopped: the app is quitting.'));
         this.waiting.clear();
       }

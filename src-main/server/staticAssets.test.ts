@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore } from '../core/appCore';
 import { createCore } from '../core/createCore';
 import { startBrowserHost, type BrowserHost } from './browserHost';
+import { StaticAssets } from './staticAssets';
 
 let host: BrowserHost;
 let core: AppCore;
@@ -76,5 +77,23 @@ describe('browser host static assets', () => {
     const again = await get('/', { 'accept-encoding': 'gzip', 'if-none-match': String(first.headers.etag) });
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
+  });
+
+  it("serves the build's brotli copy when it is as new as its file, and compresses a file whose copy is stale (cold start: nothing compressed at start)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'acp-prebuilt-'));
+    const fresh = join(dir, 'fresh.js');
+    const stale = join(dir, 'stale.js');
+    writeFileSync(fresh, script);
+    writeFileSync(stale, script);
+    // What the build wrote: recognisable bytes, so serving them is told apart from compressing anew.
+    const built = brotliCompressSync(Buffer.from('written by the build'));
+    writeFileSync(`${fresh}.br`, built);
+    writeFileSync(`${stale}.br`, built);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(`${stale}.br`, hourAgo, hourAgo);
+
+    const assets = new StaticAssets();
+    expect((await assets.body(fresh, 'br')).body.equals(built)).toBe(true);
+    expect(brotliDecompressSync((await assets.body(stale, 'br')).body).toString()).toBe(script);
   });
 });

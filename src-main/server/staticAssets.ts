@@ -19,6 +19,8 @@ export type Encoding = 'br' | 'gzip' | 'identity';
 interface Variants {
   /** What the cache was made from: a file changed on disk (a rebuild) is compressed again. */
   key: string;
+  file: string;
+  mtimeMs: number;
   identity: Buffer;
   compressible: boolean;
   // Each encoding is compressed when first asked for: a browser asks for brotli, so gzip is not
@@ -60,7 +62,7 @@ export class StaticAssets {
     let entry = this.cache.get(file);
     let variants = entry ? await entry : null;
     if (!variants || variants.key !== key) {
-      entry = this.load(file, key);
+      entry = this.load(file, key, info.mtimeMs);
       this.cache.set(file, entry);
       variants = await entry;
     }
@@ -68,19 +70,20 @@ export class StaticAssets {
     return { body, etag: `"${key}-${encoding}"` };
   }
 
-  private async load(file: string, key: string): Promise<Variants> {
+  private async load(file: string, key: string, mtimeMs: number): Promise<Variants> {
     const identity = await readFile(file);
-    const variants: Variants = { key, identity, compressible: COMPRESSIBLE.test(file) && identity.length >= MIN_BYTES };
-    const br = variants.compressible ? await prebuiltBrotli(file) : null;
-    if (br) variants.br = Promise.resolve(br);
-    return variants;
+    return { key, file, mtimeMs, identity, compressible: COMPRESSIBLE.test(file) && identity.length >= MIN_BYTES };
   }
 
   private encoded(variants: Variants, encoding: 'br' | 'gzip'): Promise<Buffer> {
     const { identity } = variants;
     if (encoding === 'gzip') return (variants.gzip ??= gzipped(identity, { level: 9 }));
-    // Quality 9 (of 11): within a few percent of the best, several times faster for a 1 MB bundle.
-    return (variants.br ??= brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }));
+    // The build's `<file>.br` (scripts/precompress.mjs) when it is not older than the file: no
+    // compression at start. Else quality 9 (of 11): within a few percent of the best, several
+    // times faster for a 1 MB bundle.
+    return (variants.br ??= prebuilt(variants).then(
+      (built) => built ?? brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+    ));
   }
 
   /**
@@ -95,15 +98,12 @@ export class StaticAssets {
   }
 }
 
-/**
- * `<file>.br` when the build wrote one (`electron.vite.config.ts`: the files index.html names) and
- * it is not older than the file: compressing them at start took the two cores the page's first
- * load needed (issue 23, round 4: open). Null when absent or stale (compressed at first ask, as before).
- */
-async function prebuiltBrotli(file: string): Promise<Buffer | null> {
+/** The brotli file the build wrote beside `file`, unless it is missing or older than the file (a stale copy). */
+async function prebuilt({ file, mtimeMs }: Variants): Promise<Buffer | null> {
   try {
-    const [source, compressed] = await Promise.all([stat(file), stat(`${file}.br`)]);
-    return compressed.mtimeMs >= source.mtimeMs ? await readFile(`${file}.br`) : null;
+    const br = `${file}.br`;
+    if ((await stat(br)).mtimeMs < mtimeMs) return null;
+    return await readFile(br);
   } catch {
     return null;
   }

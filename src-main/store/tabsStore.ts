@@ -27,8 +27,13 @@ export class TabsStore {
   }
 
   set(open: string[], active: string | null): void {
-    this.tabs = { open: [...new Set(open)], active: active && open.includes(active) ? active : (open[0] ?? null) };
+    this.show(open, active);
     writeFileAtomic(this.file, JSON.stringify(this.tabs));
+  }
+
+  /** Sets the tabs shown without saving them (the saved list stays whole while a restore fills it in). */
+  show(open: string[], active: string | null): void {
+    this.tabs = { open: [...new Set(open)], active: active && open.includes(active) ? active : (open[0] ?? null) };
   }
 
   open(sessionId: string): void {

@@ -121,7 +121,15 @@ export function App() {
           <Suspense fallback={<Loading />}>
             <SettingsPage />
           </Suspense>
-        ) : active ? null : (
+        ) : active ? null : app?.restoring ? (
+          // The host answers before it has read the open tabs back: not an empty window meanwhile.
+          <section className="empty" aria-labelledby="empty-heading">
+            <h1 id="empty-heading">ACP Desktop</h1>
+            <p className="muted loading" role="status">
+              Restoring {app.restoring === 1 ? 'your open session' : `your ${app.restoring} open sessions`}…
+            </p>
+          </section>
+        ) : (
           <section className="empty" aria-labelledby="empty-heading">
             <h1 id="empty-heading">ACP Desktop</h1>
             <p className="muted">Pick an agent on the left and start a session in a workspace folder.</p>

@@ -199,20 +199,27 @@ export function createCore(options: AppCoreOptions): AppCore {
         return worktree ? { ...summary, worktree: { branch: worktree.branch, base: worktree.base } } : summary;
       }),
       tabs: tabs.current(),
+      ...(restoring > 0 ? { restoring } : {}),
       notices: [...settingsNotice, ...events.notices()],
     };
   };
 
   // Read now: a session the person opens before the restore starts must not replace the saved list.
   const saved = tabs.load();
+  let restoring = saved.open.length;
   const restoreTabs = async (): Promise<void> => {
     if (saved.error) notice('warning', saved.error);
     const restored = new Set<string>();
+    // Tabs shown so far, and those of them the person closed while the others were restored.
+    let shown = new Set<string>();
+    const closed = new Set<string>();
     // The page answered before the restore: each tab is shown as soon as its session is back (the
     // active one first), and a tab the person opened meanwhile stays, after the restored ones.
     const show = (save: boolean) => {
       const now = tabs.current();
-      const open = [...saved.open.filter((id) => restored.has(id)), ...now.open.filter((id) => !saved.open.includes(id))];
+      for (const id of shown) if (!now.open.includes(id)) closed.add(id);
+      const open = [...saved.open.filter((id) => restored.has(id) && !closed.has(id)), ...now.open.filter((id) => !saved.open.includes(id))];
+      shown = new Set(open);
       const active = now.active && open.includes(now.active) ? now.active : saved.active && restored.has(saved.active) ? saved.active : (open[0] ?? null);
       if (save) tabs.set(open, active);
       else tabs.show(open, active);
@@ -226,8 +233,10 @@ export function createCore(options: AppCoreOptions): AppCore {
         logError(`Restoring session ${sessionId}`, error);
         notice('error', `Could not restore a session (${sessionId}): ${(error as Error).message}`);
       }
+      restoring--;
       if (restored.has(sessionId)) show(false);
     }
+    restoring = 0;
     show(true);
   };
   // A host killed while making or removing a worktree left a journal entry: finish or undo it first.

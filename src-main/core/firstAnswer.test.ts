@@ -36,12 +36,17 @@ describe('the first answer of a host with long sessions open (issue 23, cold sta
     const first = await h.core.handlers['app.state']({});
     expect(first.agents.map((agent) => agent.name)).toContain('Fixture');
     expect(h.core.sessions.sessions.size).toBe(0);
+    // The page is told the tabs are on their way (it shows that, not an empty window).
+    expect(first.restoring).toBe(2);
     expect(h.core.history.search.started).toBe(false);
 
     // The restore goes on after the answer, and the page is told when the tabs are back.
     await h.core.ready;
     await h.waitFor(() => pushed.some((state) => state.tabs.open.length === 2), 'the restored tabs to be pushed');
     expect(pushed.at(-1)!.tabs).toEqual({ open: ['s_one', 's_two'], active: 's_two' });
+    expect(pushed.at(-1)!.restoring).toBeUndefined();
+    // The active tab came back first, with the other still on its way.
+    expect(pushed.find((state) => state.tabs.open.length === 1)).toMatchObject({ tabs: { open: ['s_two'], active: 's_two' }, restoring: 1 });
     expect(h.core.sessions.sessions.size).toBe(2);
     expect(h.core.history.search.started).toBe(false);
   });
@@ -53,6 +58,21 @@ describe('the first answer of a host with long sessions open (issue 23, cold sta
     await h.core.ready;
 
     expect(h.core.state().tabs).toEqual({ open: ['s_one', 's_two', sessionId], active: sessionId });
+  });
+
+  it('a tab the person closes while the other tabs are restored stays closed', async () => {
+    const h = harnesses.track(makeCore([], {}, { dataDir: folderWithOpenTabs() }));
+    let closing: Promise<unknown> | null = null;
+    h.core.on((name, payload) => {
+      // The active tab is back, the other is still being read: the person closes the one shown.
+      if (name === 'app.state' && !closing && (payload as AppState).tabs.open.join() === 's_two')
+        closing = h.core.handlers['session.close']({ sessionId: 's_two' });
+    });
+    await h.core.handlers['app.state']({});
+    await h.core.ready;
+    expect(closing).not.toBeNull();
+    await closing;
+    expect(h.core.state().tabs).toEqual({ open: ['s_one'], active: 's_one' });
   });
 
   it('a host with a window restores the tabs once the first answer is sent, or after a while when no window asks', async () => {

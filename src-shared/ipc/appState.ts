@@ -65,5 +65,10 @@ export interface AppState {
   agents: AgentSummary[];
   sessions: SessionSummary[];
   tabs: { open: string[]; active: string | null };
+  /**
+   * How many of the tabs the last run left open are still being restored (absent once none):
+   * the first answer comes before the restore, and the page says so instead of an empty window.
+   */
+  restoring?: number;
   notices: AppNotice[];
 }

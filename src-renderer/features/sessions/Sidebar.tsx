@@ -15,6 +15,7 @@ export function Sidebar() {
   const sessions = useStore((s) => s.app?.sessions ?? EMPTY);
   const active = useStore((s) => s.app?.tabs.active ?? null);
   const view = useStore((s) => s.view);
+  const restoring = useStore((s) => (s.app?.restoring ?? 0) > 0);
   const groups = useMemo(() => groupSessions(sessions), [sessions]);
   const ui = useStore.getState;
   // With registry agents installed, the catalog is read once at start, so their updates show here.
@@ -39,7 +40,7 @@ export function Sidebar() {
         </section>
         <section aria-labelledby="sessions-heading">
           <h2 id="sessions-heading">Sessions</h2>
-          {groups.length === 0 && <p className="muted small sidebar-hint">Sessions you start appear here.</p>}
+          {groups.length === 0 && <p className="muted small sidebar-hint">{restoring ? 'Restoring your open sessions…' : 'Sessions you start appear here.'}</p>}
           {groups.map((agentGroup) => (
             <div key={agentGroup.agentId} className="session-agent-group">
               <h3 className="group-agent">{agentGroup.agentName}</h3>

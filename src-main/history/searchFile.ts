@@ -1,6 +1,7 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { performance } from 'node:perf_hooks';
 import { CompactPostings } from './compactPostings';
+import { compactDocs } from './compactDocs';
 
 /**
  * A session's saved search index as many short JSON lines instead of MiniSearch's one JSON
@@ -133,7 +134,7 @@ export async function loadSessionLines<T>(
   options: Options<T>,
   slicer = new Slicer(),
 ): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts }> {
-  const mini = new MiniSearch<T>(options);
+  const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
   const entries: EntrySigs = {};
   const texts: DocTexts = [];

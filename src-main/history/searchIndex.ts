@@ -11,7 +11,8 @@ import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type DocTexts, type EntrySigs } from './searchFile';
-import { compactIndex } from './compactPostings';
+import { CompactPostings, compactIndex } from './compactPostings';
+import { compactDocs } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
 export { MAX_INDEXED_CHARS };
@@ -304,6 +305,24 @@ export class SearchIndex {
       else ids.add(sessionId);
     }
     return [...ids];
+  }
+
+  /** What the indexes hold (the worker's `memory` answer; the guard counts it). */
+  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number } {
+    this.apply();
+    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0 };
+    for (const { mini } of this.sessions.values()) {
+      held.documents += mini.documentCount;
+      const index: Iterable<[string, Map<number, Map<number, number> | CompactPostings>]> = mini['_index'];
+      for (const [, fields] of index) {
+        for (const postings of fields.values()) {
+          held.postings += postings.size;
+          if (postings instanceof CompactPostings) held.postingBytes += postings.bytes;
+          else held.mapPostings += postings.size;
+        }
+      }
+    }
+    return held;
   }
 
   get documentCount(): number {
@@ -662,7 +681,7 @@ export class SearchIndex {
 }
 
 function newSession(logSize: number): SessionIndex {
-  return { docs: { logSize, scanned: 0, entries: {} }, mini: new MiniSearch(OPTIONS), texts: [], added: 0 };
+  return { docs: { logSize, scanned: 0, entries: {} }, mini: compactDocs(new MiniSearch(OPTIONS)), texts: [], added: 0 };
 }
 
 /** After many additions (a session indexed from its log), its new postings `Map`s become compact. */

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
 import { UserError } from '../errors/errors';
 import { logWarn } from '../log/mainLog';
-import type { IdleReply, ManifestReply, SearchReply, SearchRequest } from './searchMessages';
+import type { IdleReply, ManifestReply, SearchReply, SearchRequest, WorkerMemory } from './searchMessages';
 import type { RawHit } from './searchIndex';
 import { changeTexts, packTexts } from './searchTexts';
 
@@ -186,6 +186,11 @@ export class SearchProxy {
     const reply = await this.ask<IdleReply>({ type: 'idle' });
     this.indexedDocuments = reply.indexedDocuments;
     this.documentCount = reply.documentCount;
+  }
+
+  /** The worker's heap and what its indexes hold (bench, tests). */
+  memory(): Promise<WorkerMemory> {
+    return this.ask<WorkerMemory>({ type: 'memory' });
   }
 
   /** Saves what changed now (quitting): resolves once the worker wrote it. */

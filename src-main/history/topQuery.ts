@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { CompactFieldLengths } from './compactDocs';
 
 /**
  * MiniSearch's `search()` builds a result object (terms, match, stored fields) for every
@@ -65,8 +66,9 @@ function lengthsOf(mini: AnyMiniSearch): Float64Array {
   const key = `${mini['_nextId']}:${mini['_documentCount']}`;
   const cached = lengthCache.get(mini);
   if (cached?.key === key) return cached.lengths;
-  const lengths = new Float64Array(mini['_nextId'] + 1);
-  mini['_fieldLength'].forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
+  const fieldLength: unknown = mini['_fieldLength'];
+  const lengths = fieldLength instanceof CompactFieldLengths ? fieldLength.firstLengths(mini['_nextId'] + 1) : new Float64Array(mini['_nextId'] + 1);
+  if (!(fieldLength instanceof CompactFieldLengths)) mini['_fieldLength'].forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
   lengthCache.set(mini, { key, lengths });
   return lengths;
 }

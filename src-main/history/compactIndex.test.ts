@@ -1,0 +1,102 @@
+import MiniSearch from 'minisearch';
+import { describe, expect, it } from 'vitest';
+import { CompactFieldLengths, compactDocs, DenseIds } from './compactDocs';
+import { CompactPostings, compactIndex } from './compactPostings';
+import { queryTerms, topQuery } from './topQuery';
+
+type Doc = { id: string; text: string };
+const fuzzy = (term: string) => (term.length > 5 ? 0.15 : false);
+const OPTIONS = { fields: ['text'], storeFields: ['text'], searchOptions: { prefix: true, fuzzy, combineWith: 'AND' as const } };
+const QUERIES = ['parser', 'pars stream', 'flamingo', 'okapi lorem', 'streamed dolor ipsum', 'flamenko', 'nothing'];
+
+function documents(count: number, seed: number, prefix: string): Doc[] {
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const vocabulary = ['parser', 'parsers', 'parsing', 'stream', 'streamed', 'okapi', 'okapis', 'flamingo', 'flamenco', 'lorem', 'ipsum', 'dolor'];
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}${i}`,
+    text: Array.from({ length: 3 + Math.floor(random() * 12) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '),
+  }));
+}
+
+/** The same operations on a plain MiniSearch and on one with the compact structures. */
+async function twins(): Promise<[MiniSearch<Doc>, MiniSearch<Doc>]> {
+  const plain = new MiniSearch<Doc>(OPTIONS);
+  const compact = compactDocs(new MiniSearch<Doc>(OPTIONS));
+  const first = documents(400, 11, 'a');
+  for (const mini of [plain, compact]) mini.addAll(first);
+  compactIndex(compact);
+  for (const mini of [plain, compact]) {
+    mini.discard('a3');
+    mini.discard('a7');
+    mini.remove(first[20]); // remove() takes its terms out of the postings one by one
+  }
+  await Promise.all([plain.vacuum(), compact.vacuum()]);
+  compactIndex(compact);
+  // Added after compaction: new terms become Maps again, known ones append to the compact postings.
+  const more = [...documents(150, 5, 'b'), { id: 'late', text: 'flamingo zebra parser' }];
+  for (const mini of [plain, compact]) {
+    mini.addAll(more);
+    mini.discard('b11');
+  }
+  return [plain, compact];
+}
+
+describe('the compact index structures (postings, field lengths, ids in typed arrays)', () => {
+  it("MiniSearch's own search and topQuery answer the same on compact structures as on its Maps, through adds, discards, removes and vacuums", async () => {
+    const [plain, compact] = await twins();
+    expect(compact.documentCount).toBe(plain.documentCount);
+    for (const query of QUERIES) {
+      // A discarded document's postings are dropped during the first search over them: compare settled answers.
+      plain.search(query);
+      compact.search(query);
+      const expected = plain.search(query);
+      const got = compact.search(query);
+      expect(
+        got.map((hit) => [hit.id, hit.score.toFixed(9), hit.text]),
+        query,
+      ).toEqual(expected.map((hit) => [hit.id, hit.score.toFixed(9), hit.text]));
+      const ids = (mini: MiniSearch<Doc>): { get(shortId: number): string | undefined } => mini['_documentIds'];
+      const top = (mini: MiniSearch<Doc>) => topQuery(mini, queryTerms(query), 20, fuzzy).map((hit) => [ids(mini).get(hit.shortId), hit.score.toFixed(9)]);
+      expect(top(compact), query).toEqual(top(plain));
+    }
+    // Its own serialization reads the compact structures like Maps.
+    expect(MiniSearch.loadJSON<Doc>(JSON.stringify(compact), OPTIONS).search('okapi lorem')).toEqual(plain.search('okapi lorem'));
+  });
+
+  it('a compact index holds 8 bytes a posting and no Map per term or per document', async () => {
+    const [, compact] = await twins();
+    compactIndex(compact);
+    const index: Iterable<[string, Map<number, unknown>]> = compact['_index'];
+    let postings = 0;
+    let bytes = 0;
+    for (const [, fields] of index) {
+      for (const list of fields.values()) {
+        expect(list).toBeInstanceOf(CompactPostings);
+        postings += (list as CompactPostings).size;
+        bytes += (list as CompactPostings).bytes;
+      }
+    }
+    expect(postings).toBeGreaterThan(2000);
+    expect(bytes).toBe(8 * postings);
+    expect(compact['_fieldLength']).toBeInstanceOf(CompactFieldLengths);
+    expect(compact['_documentIds']).toBeInstanceOf(DenseIds);
+  });
+
+  it('CompactPostings behaves as a Map: set in any order, update, delete while iterating, trim', () => {
+    const map = new Map<number, number>();
+    const compact = new CompactPostings();
+    const both = (f: (m: Map<number, number> | CompactPostings) => void) => [map, compact].forEach(f);
+    for (const id of [5, 9, 2, 14, 9, 1, 30]) both((m) => m.set(id, (m.get(id) ?? 0) + 1));
+    both((m) => {
+      for (const [id] of m) if (id % 2 === 1) m.delete(id);
+    });
+    const sorted = (m: Iterable<[number, number]>) => [...m].sort((a, b) => a[0] - b[0]);
+    expect(sorted(compact)).toEqual(sorted(map));
+    expect(compact.size).toBe(map.size);
+    expect(compact.get(9)).toBeUndefined();
+    expect(compact.has(14)).toBe(true);
+    compact.trim();
+    expect(compact.bytes).toBe(8 * map.size);
+    expect(sorted(compact)).toEqual(sorted(map));
+  });
+});

@@ -220,6 +220,14 @@ class WorkerGone extends Error {}
 const MAX_CRASHES = 3;
 
 /**
+ * The worker's young generation: V8's default lets it grow to tens of MB while an index loads
+ * (short-lived line texts), pages the process keeps. The index itself is long-lived, so a small
+ * one costs little: 3 × 50,000 entries, worker heap 114 → 85 MB committed, host RSS −30 to −50 MB
+ * (bench/hostMemory.ts; docs/PERFORMANCE.md "Host memory (round 4)").
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
+/**
  * The built worker is `searchWorker.js` in out/main (an entry of its own, electron.vite.config.ts);
  * run from source (vitest, `npm run bench` through tsx), the worker registers tsx itself.
  */
@@ -229,11 +237,11 @@ function startWorker(): Worker {
     const tsx = import.meta.resolve('tsx/esm/api');
     const entry = new URL('./searchWorker.ts', here).href;
     const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-    return new Worker(code, { eval: true });
+    return new Worker(code, { eval: true, resourceLimits: WORKER_LIMITS });
   }
   for (const candidate of ['./searchWorker.js', '../searchWorker.js']) {
     const url = new URL(candidate, here);
-    if (existsSync(fileURLToPath(url))) return new Worker(url);
+    if (existsSync(fileURLToPath(url))) return new Worker(url, { resourceLimits: WORKER_LIMITS });
   }
   throw new Error(`The search worker (searchWorker.js) is missing beside ${fileURLToPath(here)}.`);
 }

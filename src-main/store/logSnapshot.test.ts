@@ -4,7 +4,7 @@ import type { AppCore } from '../core/appCore';
 import { foldLog, snapshotPolicy } from '../sessions/sessionRestore';
 import { sessionFold } from '../sessions/sessionFold';
 import { makeCore } from '../testing/coreHarness';
-import { foldLogFile, snapshotFile, type LogFold } from './logSnapshot';
+import { foldLogFile, readSnapshotHead, snapshotFile, type LogFold } from './logSnapshot';
 
 const cores: AppCore[] = [];
 afterEach(async () => {
@@ -68,7 +68,7 @@ describe('snapshots beside the log', () => {
     snapshotPolicy.minEvents = 0;
     const { h, sessionId, log } = await recordedSession(['hello there', 'tools']);
     await foldLog(log);
-    const stale = JSON.parse(readFileSync(snapshotFile(log), 'utf8')) as { lastSeq: number };
+    const stale = await readSnapshotHead(snapshotFile(log));
     // The host went on recording, then died mid-line: the log is ahead of the snapshot.
     await h.prompt(sessionId, 'plan');
     await h.prompt(sessionId, 'many 50');
@@ -79,7 +79,7 @@ describe('snapshots beside the log', () => {
     expect(restored!.state.lastSeq).toBe(lastComplete);
     expect(restored!.state).toEqual((await truth(log)).state!.state);
     expect(restored!.unreported).toBe(1); // the torn line, reported once as before
-    const rebuilt = JSON.parse(readFileSync(snapshotFile(log), 'utf8')) as { lastSeq: number; logSize: number };
+    const rebuilt = await readSnapshotHead(snapshotFile(log));
     expect(stale.lastSeq).toBeLessThan(lastComplete);
     expect(rebuilt.lastSeq).toBe(lastComplete);
     expect(rebuilt.logSize).toBeLessThan(statSync(log).size); // the torn line stays outside it
@@ -102,7 +102,7 @@ describe('snapshots beside the log', () => {
     expect((await foldLog(log))!.state).toEqual((await truth(log)).state!.state);
 
     // The same length, other events: the event at the snapshot's end must be the one it saw.
-    const snap = JSON.parse(readFileSync(snapshotFile(log), 'utf8')) as { lastSeq: number };
+    const snap = await readSnapshotHead(snapshotFile(log));
     const text = readFileSync(log, 'utf8');
     expect(text).toContain(`"seq":${snap.lastSeq},`);
     writeFileSync(log, text.replace(`"seq":${snap.lastSeq},`, `"seq":${snap.lastSeq + 1000},`));

@@ -3,7 +3,7 @@
  * transcript entries, each figure of the goal next to its floor and the ratio, measured in the
  * same run (interleaved rounds, medians), in the style of `npm run bench:stream`.
  *
- *   npm run build && npm run bench [-- --sizes 1000,10000,50000] [--runs 3] [--node-only]
+ *   npm run build && npm run bench [-- --sizes 1000,10000,50000] [--runs 3] [--node-only | --browser-only]
  *
  * For each size, three session logs are written with the app's own EventLog (4 entries a turn:
  * a prompt, a streamed reply, a tool call with a diff, the stop). Node (in this process): opening
@@ -34,6 +34,8 @@ const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '1000,10000,50000')
   .filter((n) => n > 0);
 const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? '3'));
 const NODE_ONLY = args.includes('--node-only') || !existsSync(join(ROOT, 'out/main/cli.js'));
+/** Only the browser figures (the host's RSS among them): `--browser-only` skips the Node rows. */
+const BROWSER_ONLY = args.includes('--browser-only');
 
 const fmt = (n: number, width = 9, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '-').padStart(width);
 
@@ -80,7 +82,7 @@ async function main(): Promise<void> {
       });
       const logs = sessions.map((s) => join(dataDir, 'sessions', `${s.sessionId}.jsonl`));
       console.log(`\n(${size} entries: three logs of ${(statSync(logs[0]).size / 1024 / 1024).toFixed(1)} MB; load ${loadavg()[0].toFixed(1)})`);
-      const rows = await nodeFigures(join(dataDir, 'node'), logs, RUNS);
+      const rows = BROWSER_ONLY ? [] : await nodeFigures(join(dataDir, 'node'), logs, RUNS);
       if (browser) {
         const { writeFileSync } = await import('node:fs');
         writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: sessions.map((s) => s.sessionId), active: sessions[0].sessionId }));

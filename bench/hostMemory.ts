@@ -95,7 +95,7 @@ if (search?.memory) {
   const w = await search.memory();
   console.log(
     `search worker (after a GC)                   heap ${mb(w.heapUsed).padStart(6)} / ${mb(w.heapTotal).padStart(6)}  external ${mb(w.external).padStart(6)}  ` +
-      `documents ${w.documents}  postings ${w.postings} (${mb(w.postingBytes)} MB compact, ${w.mapPostings} in Maps)`,
+      `documents ${w.documents}  postings ${w.postings} (${mb(w.postingBytes)} MB compact, ${w.mapPostings} in Maps), texts ${mb(w.textBytes ?? 0)} MB compressed`,
   );
 }
 console.log(`bytes of the answers the page got to open the three sessions: ${(bytes / 1024).toFixed(0)} KB`);

@@ -2,6 +2,7 @@ import MiniSearch, { type Options } from 'minisearch';
 import { performance } from 'node:perf_hooks';
 import { CompactPostings } from './compactPostings';
 import { compactDocs } from './compactDocs';
+import { DocTexts } from './docTexts';
 
 /**
  * A session's saved search index as many short JSON lines instead of MiniSearch's one JSON
@@ -15,7 +16,7 @@ import { compactDocs } from './compactDocs';
  * It fills MiniSearch's own fields (as its `loadJS` does), with each term's postings as
  * `CompactPostings` (8 bytes a posting instead of a `Map`'s ~52); the version is pinned in
  * package.json, and the tests compare a loaded index's hits with the saved one's. A document's
- * text (for snippets) is kept by the caller in an array by short id, not as MiniSearch's stored
+ * text (for snippets) is kept compressed by short id (`DocTexts`), not as MiniSearch's stored
  * fields (an object and a map entry per document).
  */
 
@@ -78,9 +79,6 @@ type Line =
 /** What each indexed transcript entry became: the signature of its text, its number of chunk documents and its kind. */
 export type EntrySigs = Record<string, { sig: string; chunks: number; kind: string }>;
 
-/** Each document's text by MiniSearch short id (snippets are cut from it; holes for discarded ones). */
-export type DocTexts = (string | undefined)[];
-
 /**
  * A session's lines (without the file's head): its entries, then its index. A generator: the
  * caller may pause between lines, as long as nothing changes the index until it is done.
@@ -100,7 +98,7 @@ export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>, texts:
   yield JSON.stringify(meta);
   let docs: Extract<Line, ['docs', unknown]>[1] = [];
   for (const [shortId, id] of m.documentIds) {
-    docs.push([shortId, id, m.fieldLength.get(shortId) ?? [], texts[shortId] ?? null]);
+    docs.push([shortId, id, m.fieldLength.get(shortId) ?? [], texts.get(shortId) ?? null]);
     if (docs.length >= DOCS_PER_LINE) {
       yield JSON.stringify(['docs', docs]);
       docs = [];
@@ -137,7 +135,7 @@ export async function loadSessionLines<T>(
   const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
   const entries: EntrySigs = {};
-  const texts: DocTexts = [];
+  const texts = new DocTexts();
   let sawMeta = false;
   for await (const text of lines) {
     if (!text) continue;
@@ -156,7 +154,7 @@ export async function loadSessionLines<T>(
         m.documentIds.set(shortId, id);
         m.idToShortId.set(id, shortId);
         m.fieldLength.set(shortId, fieldLength);
-        if (typeof text === 'string') texts[shortId] = text;
+        if (typeof text === 'string') texts.set(shortId, text);
       }
     } else if (line[0] === 'terms') {
       for (const [term, fieldId, flat] of line[1]) {
@@ -173,5 +171,6 @@ export async function loadSessionLines<T>(
     }
   }
   if (!sawMeta) throw new Error('no index after the header');
+  texts.seal();
   return { entries, mini, texts };
 }

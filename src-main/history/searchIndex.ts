@@ -10,7 +10,8 @@ import type { SessionState, TranscriptEntry } from '../../src-shared/session/sta
 import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
-import { loadSessionLines, sessionLines, Slicer, type DocTexts, type EntrySigs } from './searchFile';
+import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
+import { DocTexts } from './docTexts';
 import { CompactPostings, compactIndex } from './compactPostings';
 import { compactDocs } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
@@ -49,7 +50,7 @@ interface SessionFileHead {
 interface SessionIndex {
   docs: SessionDocs;
   mini: MiniSearch<Doc>;
-  /** Each document's text by short id, for snippets (no stored-fields object per document). */
+  /** Each document's text by short id, for snippets (compressed; no stored-fields object per document). */
   texts: DocTexts;
   /** Documents added since the postings were last made compact (`compactIndex`). */
   added: number;
@@ -308,11 +309,12 @@ export class SearchIndex {
   }
 
   /** What the indexes hold (the worker's `memory` answer; the guard counts it). */
-  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number } {
+  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number; textBytes: number } {
     this.apply();
-    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0 };
-    for (const { mini } of this.sessions.values()) {
+    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0, textBytes: 0 };
+    for (const { mini, texts } of this.sessions.values()) {
       held.documents += mini.documentCount;
+      held.textBytes += texts.compressedBytes;
       const index: Iterable<[string, Map<number, Map<number, number> | CompactPostings>]> = mini['_index'];
       for (const [, fields] of index) {
         for (const postings of fields.values()) {
@@ -521,7 +523,7 @@ export class SearchIndex {
     chunks.forEach((chunk, n) => {
       const id = `${entryId}#${n}`;
       session.mini.add({ id, text: chunk });
-      session.texts[shortIds.get(id)!] = chunk;
+      session.texts.set(shortIds.get(id)!, chunk);
     });
     this.indexedDocuments += chunks.length;
     session.added += chunks.length;
@@ -536,7 +538,7 @@ export class SearchIndex {
       const id = `${entryId}#${n}`;
       const shortId = shortIds.get(id);
       if (shortId === undefined) continue;
-      session.texts[shortId] = undefined;
+      session.texts.delete(shortId);
       session.mini.discard(id);
     }
     delete session.docs.entries[entryId];
@@ -578,7 +580,7 @@ export class SearchIndex {
         const id = externalId(session.mini, shortId);
         const entryId = id.slice(0, id.lastIndexOf('#'));
         const entry = session.docs.entries[entryId];
-        const stored = session.texts[shortId];
+        const stored = session.texts.get(shortId);
         if (!entry || stored === undefined || seen.has(entryId)) continue;
         seen.add(entryId);
         const text = continued(id, snippet(stored, terms));
@@ -681,7 +683,7 @@ export class SearchIndex {
 }
 
 function newSession(logSize: number): SessionIndex {
-  return { docs: { logSize, scanned: 0, entries: {} }, mini: compactDocs(new MiniSearch(OPTIONS)), texts: [], added: 0 };
+  return { docs: { logSize, scanned: 0, entries: {} }, mini: compactDocs(new MiniSearch(OPTIONS)), texts: new DocTexts(), added: 0 };
 }
 
 /** After many additions (a session indexed from its log), its new postings `Map`s become compact. */

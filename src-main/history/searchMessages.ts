@@ -33,6 +33,8 @@ export interface WorkerMemory {
   postings: number;
   postingBytes: number;
   mapPostings: number;
+  /** The documents' texts, compressed. */
+  textBytes: number;
 }
 
 /** What the worker sends: answers, and news the host did not ask for. */

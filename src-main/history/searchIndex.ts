@@ -552,39 +552,38 @@ export class SearchIndex {
   search(query: string, limit = 50): RawHit[] {
     this.apply();
     const terms = queryTerms(query);
-    const found: RawHit[] = [];
+    const found: Found[] = [];
     for (const [sessionId, session] of this.sessions) found.push(...this.searchSession(sessionId, session, terms, limit));
-    return merge(found, limit);
+    return merge(found, limit, terms);
   }
 
   /** The same as `search`, yielding to the event loop between sessions. */
   async query(query: string, limit = 50): Promise<RawHit[]> {
     this.apply();
     const terms = queryTerms(query);
-    const found: RawHit[] = [];
+    const found: Found[] = [];
     for (const sessionId of [...this.sessions.keys()]) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const session = this.sessions.get(sessionId);
       if (session) found.push(...this.searchSession(sessionId, session, terms, limit));
     }
-    return merge(found, limit);
+    return merge(found, limit, terms);
   }
 
   /** One session's best hits, one per entry: chunks of one entry share it, so ask for more until `limit` entries. */
-  private searchSession(sessionId: string, session: SessionIndex, terms: string[], limit: number): RawHit[] {
+  private searchSession(sessionId: string, session: SessionIndex, terms: string[], limit: number): Found[] {
     for (let want = limit * 2; ; want *= 4) {
       const top = topQuery(session.mini, terms, want, fuzzyRatio);
-      const hits: RawHit[] = [];
+      const hits: Found[] = [];
       const seen = new Set<string>();
       for (const { shortId, score } of top) {
         const id = externalId(session.mini, shortId);
         const entryId = id.slice(0, id.lastIndexOf('#'));
         const entry = session.docs.entries[entryId];
-        const stored = session.texts.get(shortId);
-        if (!entry || stored === undefined || seen.has(entryId)) continue;
+        if (!entry || seen.has(entryId)) continue;
         seen.add(entryId);
-        const text = continued(id, snippet(stored, terms));
-        hits.push({ sessionId, entryId, kind: entry.kind, snippet: text, score });
+        // The snippet is cut once the hits of every session are merged: only for the ones shown.
+        hits.push({ hit: { sessionId, entryId, kind: entry.kind, snippet: '', score }, id, shortId, texts: session.texts });
         if (hits.length >= limit) break;
       }
       if (hits.length >= limit || top.length < want) return hits;
@@ -700,7 +699,17 @@ function externalId(mini: MiniSearch<Doc>, shortId: number): string {
   return ids.get(shortId) ?? '';
 }
 
-/** Hits of every session, best first, at most `limit`. */
-function merge(hits: RawHit[], limit: number): RawHit[] {
-  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+/** A hit before its snippet is cut (from its document's text, which is compressed). */
+interface Found {
+  hit: RawHit;
+  id: string;
+  shortId: number;
+  texts: DocTexts;
+}
+
+/** Hits of every session, best first, at most `limit`, with their snippets. */
+function merge(found: Found[], limit: number, terms: string[]): RawHit[] {
+  const best = found.sort((a, b) => b.hit.score - a.hit.score).slice(0, limit);
+  for (const { hit, id, shortId, texts } of best) hit.snippet = continued(id, snippet(texts.get(shortId) ?? '', terms));
+  return best.map(({ hit }) => hit);
 }

@@ -195,3 +195,84 @@ export function compactDocs<T>(mini: MiniSearch<T>): MiniSearch<T> {
   mini['_documentIds'] = new DenseIds<unknown>() as unknown as Map<number, unknown>;
   return mini;
 }
+
+/** What an indexed transcript entry became: the signature of its text, its number of chunk documents, its kind. */
+export interface EntrySig {
+  sig: string;
+  chunks: number;
+  kind: string;
+}
+
+/**
+ * Each indexed entry's signature (`<length>:<hash base 36>`), chunk count and kind, by entry id:
+ * an id → slot map and typed arrays, instead of an object and a signature string per entry
+ * (a 50,000-entry session's were ~5 MB). A signature that is not of that form is kept as it is.
+ */
+export class EntryTable {
+  private slots = new Map<string, number>();
+  private lengths = new Uint32Array(64);
+  private hashes = new Uint32Array(64);
+  private chunks = new Uint16Array(64);
+  private kinds = new Uint8Array(64);
+  private kindNames: string[] = [];
+  private odd = new Map<string, EntrySig>();
+  private free: number[] = [];
+  private used = 0;
+
+  get size(): number {
+    return this.slots.size + this.odd.size;
+  }
+
+  get(entryId: string): EntrySig | undefined {
+    const slot = this.slots.get(entryId);
+    if (slot === undefined) return this.odd.get(entryId);
+    return { sig: `${this.lengths[slot]}:${this.hashes[slot].toString(36)}`, chunks: this.chunks[slot], kind: this.kindNames[this.kinds[slot]] };
+  }
+
+  set(entryId: string, { sig, chunks, kind }: EntrySig): void {
+    this.delete(entryId);
+    const match = /^(\d+):([0-9a-z]+)$/.exec(sig);
+    const length = match ? Number(match[1]) : NaN;
+    const hash = match ? parseInt(match[2], 36) : NaN;
+    let code = this.kindNames.indexOf(kind);
+    if (code === -1 && this.kindNames.length < 255) code = this.kindNames.push(kind) - 1;
+    const exact = match && length < 2 ** 32 && hash < 2 ** 32 && `${length}:${hash.toString(36)}` === sig;
+    if (!exact || chunks >= 2 ** 16 || code === -1) {
+      this.odd.set(entryId, { sig, chunks, kind });
+      return;
+    }
+    const slot = this.free.pop() ?? this.used++;
+    if (slot >= this.lengths.length) this.grow();
+    this.lengths[slot] = length;
+    this.hashes[slot] = hash;
+    this.chunks[slot] = chunks;
+    this.kinds[slot] = code;
+    this.slots.set(entryId, slot);
+  }
+
+  delete(entryId: string): void {
+    const slot = this.slots.get(entryId);
+    if (slot !== undefined) {
+      this.slots.delete(entryId);
+      this.free.push(slot);
+    }
+    this.odd.delete(entryId);
+  }
+
+  keys(): string[] {
+    return [...this.slots.keys(), ...this.odd.keys()];
+  }
+
+  *entries(): IterableIterator<[string, EntrySig]> {
+    for (const entryId of this.keys()) yield [entryId, this.get(entryId)!];
+  }
+
+  private grow(): void {
+    const size = Math.ceil(this.lengths.length * 1.5);
+    const grow = <A extends Uint32Array | Uint16Array | Uint8Array>(from: A, to: A): A => (to.set(from), to);
+    this.lengths = grow(this.lengths, new Uint32Array(size));
+    this.hashes = grow(this.hashes, new Uint32Array(size));
+    this.chunks = grow(this.chunks, new Uint16Array(size));
+    this.kinds = grow(this.kinds, new Uint8Array(size));
+  }
+}

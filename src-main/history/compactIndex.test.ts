@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
-import { CompactFieldLengths, compactDocs, DenseIds } from './compactDocs';
+import { CompactFieldLengths, compactDocs, DenseIds, EntryTable } from './compactDocs';
 import { CompactPostings, compactIndex } from './compactPostings';
 import { queryTerms, topQuery } from './topQuery';
 
@@ -98,5 +98,20 @@ describe('the compact index structures (postings, field lengths, ids in typed ar
     compact.trim();
     expect(compact.bytes).toBe(8 * map.size);
     expect(sorted(compact)).toEqual(sorted(map));
+  });
+
+  it("EntryTable gives back each entry's signature, chunk count and kind; an odd signature is kept as it is", () => {
+    const table = new EntryTable();
+    for (let i = 0; i < 200; i++)
+      table.set(`e${i}`, { sig: `${i * 7}:${((i * 2654435761) >>> 0).toString(36)}`, chunks: 1 + (i % 3), kind: i % 2 ? 'agent' : 'user' });
+    table.set('odd', { sig: 'not:a-signature', chunks: 2, kind: 'tool' });
+    table.delete('e5');
+    table.set('e6', { sig: '12:zz', chunks: 4, kind: 'tool' });
+    expect(table.size).toBe(200);
+    expect(table.get('e5')).toBeUndefined();
+    expect(table.get('e7')).toEqual({ sig: `49:${((7 * 2654435761) >>> 0).toString(36)}`, chunks: 2, kind: 'agent' });
+    expect(table.get('e6')).toEqual({ sig: '12:zz', chunks: 4, kind: 'tool' });
+    expect(table.get('odd')).toEqual({ sig: 'not:a-signature', chunks: 2, kind: 'tool' });
+    expect(new Set(table.keys())).toEqual(new Set([...Array.from({ length: 200 }, (_, i) => `e${i}`).filter((id) => id !== 'e5'), 'odd']));
   });
 });

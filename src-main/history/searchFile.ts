@@ -1,7 +1,7 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { performance } from 'node:perf_hooks';
 import { CompactPostings } from './compactPostings';
-import { compactDocs } from './compactDocs';
+import { compactDocs, EntryTable } from './compactDocs';
 import { DocTexts } from './docTexts';
 
 /**
@@ -77,7 +77,7 @@ type Line =
   | ['terms', [term: string, fieldId: number, postings: number[]][]];
 
 /** What each indexed transcript entry became: the signature of its text, its number of chunk documents and its kind. */
-export type EntrySigs = Record<string, { sig: string; chunks: number; kind: string }>;
+export type EntrySigs = EntryTable;
 
 /**
  * A session's lines (without the file's head): its entries, then its index. A generator: the
@@ -85,7 +85,7 @@ export type EntrySigs = Record<string, { sig: string; chunks: number; kind: stri
  */
 export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>, texts: DocTexts): Generator<string> {
   let slice: Extract<Line, ['entries', unknown]>[1] = [];
-  for (const [entryId, { sig, chunks, kind }] of Object.entries(entries)) {
+  for (const [entryId, { sig, chunks, kind }] of entries.entries()) {
     slice.push([entryId, sig, chunks, kind]);
     if (slice.length >= DOCS_PER_LINE) {
       yield JSON.stringify(['entries', slice]);
@@ -134,7 +134,7 @@ export async function loadSessionLines<T>(
 ): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts }> {
   const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
-  const entries: EntrySigs = {};
+  const entries = new EntryTable();
   const texts = new DocTexts();
   let sawMeta = false;
   for await (const text of lines) {
@@ -142,7 +142,7 @@ export async function loadSessionLines<T>(
     await slicer.pause();
     const line = JSON.parse(text) as Line;
     if (line[0] === 'entries') {
-      for (const [entryId, sig, chunks, kind] of line[1]) entries[entryId] = { sig, chunks, kind };
+      for (const [entryId, sig, chunks, kind] of line[1]) entries.set(entryId, { sig, chunks, kind });
     } else if (line[0] === 'meta') {
       mini['_documentCount'] = line[1].documentCount;
       mini['_nextId'] = line[1].nextId;

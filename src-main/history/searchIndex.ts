@@ -13,7 +13,7 @@ import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
 import { DocTexts } from './docTexts';
 import { CompactPostings, compactIndex } from './compactPostings';
-import { compactDocs } from './compactDocs';
+import { compactDocs, EntryTable } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
 export { MAX_INDEXED_CHARS };
@@ -466,7 +466,7 @@ export class SearchIndex {
     for (let i = 0; i < change.ids.length; i++) this.indexText(session, change.ids[i], change.kinds[i], change.texts[i]);
     if (change.present) {
       const present = new Set(change.present);
-      for (const entryId of Object.keys(session.docs.entries)) if (!present.has(entryId)) this.removeEntry(session, entryId);
+      for (const entryId of session.docs.entries.keys()) if (!present.has(entryId)) this.removeEntry(session, entryId);
     }
     session.docs.scanned = change.scanned;
     session.docs.logSize = change.logSize;
@@ -497,7 +497,7 @@ export class SearchIndex {
       this.indexEntry(session, entry);
     }
     if (seen) {
-      for (const entryId of Object.keys(docs.entries)) if (!seen.has(entryId)) this.removeEntry(session, entryId);
+      for (const entryId of docs.entries.keys()) if (!seen.has(entryId)) this.removeEntry(session, entryId);
     }
     docs.scanned = until;
     docs.logSize = logSize;
@@ -510,7 +510,7 @@ export class SearchIndex {
 
   private indexText(session: SessionIndex, entryId: string, kind: string, whole: string): void {
     const text = whole.length > MAX_INDEXED_CHARS ? whole.slice(0, MAX_INDEXED_CHARS) : whole;
-    const previous = session.docs.entries[entryId];
+    const previous = session.docs.entries.get(entryId);
     if (!text.trim()) {
       if (previous) this.removeEntry(session, entryId);
       return;
@@ -527,11 +527,11 @@ export class SearchIndex {
     });
     this.indexedDocuments += chunks.length;
     session.added += chunks.length;
-    session.docs.entries[entryId] = { sig, chunks: chunks.length, kind };
+    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind });
   }
 
   private removeEntry(session: SessionIndex, entryId: string): void {
-    const previous = session.docs.entries[entryId];
+    const previous = session.docs.entries.get(entryId);
     if (!previous) return;
     const shortIds: ReadonlyMap<string, number> = session.mini['_idToShortId'];
     for (let n = 0; n < previous.chunks; n++) {
@@ -541,7 +541,7 @@ export class SearchIndex {
       session.texts.delete(shortId);
       session.mini.discard(id);
     }
-    delete session.docs.entries[entryId];
+    session.docs.entries.delete(entryId);
   }
 
   private dropSession(sessionId: string): void {
@@ -579,7 +579,7 @@ export class SearchIndex {
       for (const { shortId, score } of top) {
         const id = externalId(session.mini, shortId);
         const entryId = id.slice(0, id.lastIndexOf('#'));
-        const entry = session.docs.entries[entryId];
+        const entry = session.docs.entries.get(entryId);
         if (!entry || seen.has(entryId)) continue;
         seen.add(entryId);
         // The snippet is cut once the hits of every session are merged: only for the ones shown.
@@ -682,7 +682,7 @@ export class SearchIndex {
 }
 
 function newSession(logSize: number): SessionIndex {
-  return { docs: { logSize, scanned: 0, entries: {} }, mini: compactDocs(new MiniSearch(OPTIONS)), texts: new DocTexts(), added: 0 };
+  return { docs: { logSize, scanned: 0, entries: new EntryTable() }, mini: compactDocs(new MiniSearch(OPTIONS)), texts: new DocTexts(), added: 0 };
 }
 
 /** After many additions (a session indexed from its log), its new postings `Map`s become compact. */

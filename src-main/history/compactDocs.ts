@@ -188,12 +188,22 @@ export class DenseIds<V> {
   }
 }
 
-/** Gives a new (empty) MiniSearch the compact per-document maps. */
+/**
+ * Gives a new (empty) MiniSearch the compact per-document maps. Its documents' ids must be the
+ * short ids MiniSearch gives them (`mini['_nextId']` when added: `nextDocId`), so that id → short
+ * id is an array too and no id string is kept per document.
+ */
 export function compactDocs<T>(mini: MiniSearch<T>): MiniSearch<T> {
   if (mini.documentCount !== 0) throw new Error('compactDocs: only an empty index');
   mini['_fieldLength'] = new CompactFieldLengths() as unknown as Map<number, number[]>;
   mini['_documentIds'] = new DenseIds<unknown>() as unknown as Map<number, unknown>;
+  mini['_idToShortId'] = new DenseIds<number>() as unknown as Map<unknown, number>;
   return mini;
+}
+
+/** The id to give the next document added to a `compactDocs` index: its short id. */
+export function nextDocId<T>(mini: MiniSearch<T>): number {
+  return mini['_nextId'];
 }
 
 /** What an indexed transcript entry became: the signature of its text, its number of chunk documents, its kind. */
@@ -201,6 +211,8 @@ export interface EntrySig {
   sig: string;
   chunks: number;
   kind: string;
+  /** The short id (and id) of its first chunk document: its chunks are `first … first + chunks - 1`. */
+  first: number;
 }
 
 /**
@@ -214,6 +226,7 @@ export class EntryTable {
   private hashes = new Uint32Array(64);
   private chunks = new Uint16Array(64);
   private kinds = new Uint8Array(64);
+  private firsts = new Uint32Array(64);
   private kindNames: string[] = [];
   private odd = new Map<string, EntrySig>();
   private free: number[] = [];
@@ -226,10 +239,15 @@ export class EntryTable {
   get(entryId: string): EntrySig | undefined {
     const slot = this.slots.get(entryId);
     if (slot === undefined) return this.odd.get(entryId);
-    return { sig: `${this.lengths[slot]}:${this.hashes[slot].toString(36)}`, chunks: this.chunks[slot], kind: this.kindNames[this.kinds[slot]] };
+    return {
+      sig: `${this.lengths[slot]}:${this.hashes[slot].toString(36)}`,
+      chunks: this.chunks[slot],
+      kind: this.kindNames[this.kinds[slot]],
+      first: this.firsts[slot],
+    };
   }
 
-  set(entryId: string, { sig, chunks, kind }: EntrySig): void {
+  set(entryId: string, { sig, chunks, kind, first }: EntrySig): void {
     this.delete(entryId);
     const match = /^(\d+):([0-9a-z]+)$/.exec(sig);
     const length = match ? Number(match[1]) : NaN;
@@ -237,8 +255,8 @@ export class EntryTable {
     let code = this.kindNames.indexOf(kind);
     if (code === -1 && this.kindNames.length < 255) code = this.kindNames.push(kind) - 1;
     const exact = match && length < 2 ** 32 && hash < 2 ** 32 && `${length}:${hash.toString(36)}` === sig;
-    if (!exact || chunks >= 2 ** 16 || code === -1) {
-      this.odd.set(entryId, { sig, chunks, kind });
+    if (!exact || chunks >= 2 ** 16 || code === -1 || !(first >= 0 && first < 2 ** 32)) {
+      this.odd.set(entryId, { sig, chunks, kind, first });
       return;
     }
     const slot = this.free.pop() ?? this.used++;
@@ -247,6 +265,7 @@ export class EntryTable {
     this.hashes[slot] = hash;
     this.chunks[slot] = chunks;
     this.kinds[slot] = code;
+    this.firsts[slot] = first;
     this.slots.set(entryId, slot);
   }
 
@@ -274,5 +293,6 @@ export class EntryTable {
     this.hashes = grow(this.hashes, new Uint32Array(size));
     this.chunks = grow(this.chunks, new Uint16Array(size));
     this.kinds = grow(this.kinds, new Uint8Array(size));
+    this.firsts = grow(this.firsts, new Uint32Array(size));
   }
 }

@@ -4,16 +4,17 @@ import { CompactFieldLengths, compactDocs, DenseIds, EntryTable } from './compac
 import { CompactPostings, compactIndex } from './compactPostings';
 import { queryTerms, topQuery } from './topQuery';
 
-type Doc = { id: string; text: string };
+// Ids are the short ids MiniSearch gives (`compactDocs` maps id → short id in an array): 0, 1, 2… in order of adding.
+type Doc = { id: number; text: string };
 const fuzzy = (term: string) => (term.length > 5 ? 0.15 : false);
 const OPTIONS = { fields: ['text'], storeFields: ['text'], searchOptions: { prefix: true, fuzzy, combineWith: 'AND' as const } };
 const QUERIES = ['parser', 'pars stream', 'flamingo', 'okapi lorem', 'streamed dolor ipsum', 'flamenko', 'nothing'];
 
-function documents(count: number, seed: number, prefix: string): Doc[] {
+function documents(count: number, seed: number, firstId: number): Doc[] {
   const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
   const vocabulary = ['parser', 'parsers', 'parsing', 'stream', 'streamed', 'okapi', 'okapis', 'flamingo', 'flamenco', 'lorem', 'ipsum', 'dolor'];
   return Array.from({ length: count }, (_, i) => ({
-    id: `${prefix}${i}`,
+    id: firstId + i,
     text: Array.from({ length: 3 + Math.floor(random() * 12) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '),
   }));
 }
@@ -22,21 +23,21 @@ function documents(count: number, seed: number, prefix: string): Doc[] {
 async function twins(): Promise<[MiniSearch<Doc>, MiniSearch<Doc>]> {
   const plain = new MiniSearch<Doc>(OPTIONS);
   const compact = compactDocs(new MiniSearch<Doc>(OPTIONS));
-  const first = documents(400, 11, 'a');
+  const first = documents(400, 11, 0);
   for (const mini of [plain, compact]) mini.addAll(first);
   compactIndex(compact);
   for (const mini of [plain, compact]) {
-    mini.discard('a3');
-    mini.discard('a7');
+    mini.discard(3);
+    mini.discard(7);
     mini.remove(first[20]); // remove() takes its terms out of the postings one by one
   }
   await Promise.all([plain.vacuum(), compact.vacuum()]);
   compactIndex(compact);
   // Added after compaction: new terms become Maps again, known ones append to the compact postings.
-  const more = [...documents(150, 5, 'b'), { id: 'late', text: 'flamingo zebra parser' }];
+  const more = [...documents(150, 5, 400), { id: 550, text: 'flamingo zebra parser' }];
   for (const mini of [plain, compact]) {
     mini.addAll(more);
-    mini.discard('b11');
+    mini.discard(411);
   }
   return [plain, compact];
 }
@@ -55,7 +56,7 @@ describe('the compact index structures (postings, field lengths, ids in typed ar
         got.map((hit) => [hit.id, hit.score.toFixed(9), hit.text]),
         query,
       ).toEqual(expected.map((hit) => [hit.id, hit.score.toFixed(9), hit.text]));
-      const ids = (mini: MiniSearch<Doc>): { get(shortId: number): string | undefined } => mini['_documentIds'];
+      const ids = (mini: MiniSearch<Doc>): { get(shortId: number): unknown } => mini['_documentIds'];
       const top = (mini: MiniSearch<Doc>) => topQuery(mini, queryTerms(query), 20, fuzzy).map((hit) => [ids(mini).get(hit.shortId), hit.score.toFixed(9)]);
       expect(top(compact), query).toEqual(top(plain));
     }
@@ -103,15 +104,15 @@ describe('the compact index structures (postings, field lengths, ids in typed ar
   it("EntryTable gives back each entry's signature, chunk count and kind; an odd signature is kept as it is", () => {
     const table = new EntryTable();
     for (let i = 0; i < 200; i++)
-      table.set(`e${i}`, { sig: `${i * 7}:${((i * 2654435761) >>> 0).toString(36)}`, chunks: 1 + (i % 3), kind: i % 2 ? 'agent' : 'user' });
-    table.set('odd', { sig: 'not:a-signature', chunks: 2, kind: 'tool' });
+      table.set(`e${i}`, { sig: `${i * 7}:${((i * 2654435761) >>> 0).toString(36)}`, chunks: 1 + (i % 3), kind: i % 2 ? 'agent' : 'user', first: 3 * i });
+    table.set('odd', { sig: 'not:a-signature', chunks: 2, kind: 'tool', first: 9000 });
     table.delete('e5');
-    table.set('e6', { sig: '12:zz', chunks: 4, kind: 'tool' });
+    table.set('e6', { sig: '12:zz', chunks: 4, kind: 'tool', first: 7 });
     expect(table.size).toBe(200);
     expect(table.get('e5')).toBeUndefined();
-    expect(table.get('e7')).toEqual({ sig: `49:${((7 * 2654435761) >>> 0).toString(36)}`, chunks: 2, kind: 'agent' });
-    expect(table.get('e6')).toEqual({ sig: '12:zz', chunks: 4, kind: 'tool' });
-    expect(table.get('odd')).toEqual({ sig: 'not:a-signature', chunks: 2, kind: 'tool' });
+    expect(table.get('e7')).toEqual({ sig: `49:${((7 * 2654435761) >>> 0).toString(36)}`, chunks: 2, kind: 'agent', first: 21 });
+    expect(table.get('e6')).toEqual({ sig: '12:zz', chunks: 4, kind: 'tool', first: 7 });
+    expect(table.get('odd')).toEqual({ sig: 'not:a-signature', chunks: 2, kind: 'tool', first: 9000 });
     expect(new Set(table.keys())).toEqual(new Set([...Array.from({ length: 200 }, (_, i) => `e${i}`).filter((id) => id !== 'e5'), 'odd']));
   });
 });

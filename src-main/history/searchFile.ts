@@ -1,7 +1,7 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { performance } from 'node:perf_hooks';
 import { CompactPostings } from './compactPostings';
-import { compactDocs, EntryTable } from './compactDocs';
+import { compactDocs, DenseIds, EntryTable } from './compactDocs';
 import { DocTexts } from './docTexts';
 
 /**
@@ -34,8 +34,8 @@ interface Internals {
   nextId: number;
   avgFieldLength: number[];
   dirtCount: number;
-  documentIds: Map<number, string>;
-  idToShortId: Map<string, number>;
+  documentIds: Map<number, unknown>;
+  idToShortId: Map<unknown, number>;
   fieldLength: Map<number, number[]>;
   index: { set(term: string, data: Postings): unknown; get(term: string): Postings | undefined } & Iterable<[string, Postings]>;
 }
@@ -71,9 +71,9 @@ export class Slicer {
 
 /** A line: its section and a slice of items. */
 type Line =
-  | ['entries', [entryId: string, sig: string, chunks: number, kind: string][]]
+  | ['entries', [entryId: string, sig: string, chunks: number, kind: string, first: number][]]
   | ['meta', { documentCount: number; nextId: number; averageFieldLength: number[]; dirtCount: number }]
-  | ['docs', [shortId: number, id: string, fieldLength: number[], text: string | null][]]
+  | ['docs', [shortId: number, id: unknown, fieldLength: number[], text: string | null][]]
   | ['terms', [term: string, fieldId: number, postings: number[]][]];
 
 /** What each indexed transcript entry became: the signature of its text, its number of chunk documents and its kind. */
@@ -85,8 +85,8 @@ export type EntrySigs = EntryTable;
  */
 export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>, texts: DocTexts): Generator<string> {
   let slice: Extract<Line, ['entries', unknown]>[1] = [];
-  for (const [entryId, { sig, chunks, kind }] of entries.entries()) {
-    slice.push([entryId, sig, chunks, kind]);
+  for (const [entryId, { sig, chunks, kind, first }] of entries.entries()) {
+    slice.push([entryId, sig, chunks, kind, first]);
     if (slice.length >= DOCS_PER_LINE) {
       yield JSON.stringify(['entries', slice]);
       slice = [];
@@ -131,7 +131,7 @@ export async function loadSessionLines<T>(
   lines: Iterable<string> | AsyncIterable<string>,
   options: Options<T>,
   slicer = new Slicer(),
-): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts }> {
+): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts; docEntries: DenseIds<string> }> {
   const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
   const entries = new EntryTable();
@@ -142,7 +142,7 @@ export async function loadSessionLines<T>(
     await slicer.pause();
     const line = JSON.parse(text) as Line;
     if (line[0] === 'entries') {
-      for (const [entryId, sig, chunks, kind] of line[1]) entries.set(entryId, { sig, chunks, kind });
+      for (const [entryId, sig, chunks, kind, first] of line[1]) entries.set(entryId, { sig, chunks, kind, first });
     } else if (line[0] === 'meta') {
       mini['_documentCount'] = line[1].documentCount;
       mini['_nextId'] = line[1].nextId;
@@ -172,5 +172,10 @@ export async function loadSessionLines<T>(
   }
   if (!sawMeta) throw new Error('no index after the header');
   texts.seal();
-  return { entries, mini, texts };
+  // Each document's entry, from the entries' chunk ranges (the file keeps no entry id per document).
+  const docEntries = new DenseIds<string>();
+  for (const [entryId, { first, chunks }] of entries.entries()) {
+    for (let id = first; id < first + chunks; id++) if (m.documentIds.has(id)) docEntries.set(id, entryId);
+  }
+  return { entries, mini, texts, docEntries };
 }

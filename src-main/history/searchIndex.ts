@@ -13,14 +13,14 @@ import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
 import { DocTexts } from './docTexts';
 import { CompactPostings, compactIndex } from './compactPostings';
-import { compactDocs, EntryTable } from './compactDocs';
+import { compactDocs, DenseIds, EntryTable, nextDocId } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
 export { MAX_INDEXED_CHARS };
 
-/** One indexed document: a piece (≤ CHUNK characters) of one transcript entry, `<entryId>#<n>`. */
+/** One indexed document: a piece (≤ CHUNK characters) of one transcript entry; its id is its short id (`nextDocId`). */
 interface Doc {
-  id: string;
+  id: number;
   text: string;
 }
 
@@ -52,6 +52,8 @@ interface SessionIndex {
   mini: MiniSearch<Doc>;
   /** Each document's text by short id, for snippets (compressed; no stored-fields object per document). */
   texts: DocTexts;
+  /** Each document's entry id, by short id (the entry's chunks are its `first` … `first + chunks - 1`). */
+  docEntries: DenseIds<string>;
   /** Documents added since the postings were last made compact (`compactIndex`). */
   added: number;
 }
@@ -144,8 +146,8 @@ export function snippet(text: string, terms: string[], width = 80): string {
 }
 
 /** A snippet from a later chunk of a long entry starts mid-text: say so. */
-function continued(docId: string, text: string): string {
-  return !docId.endsWith('#0') && !text.startsWith('…') ? `…${text}` : text;
+function continued(chunk: number, text: string): string {
+  return chunk > 0 && !text.startsWith('…') ? `…${text}` : text;
 }
 
 /**
@@ -281,9 +283,9 @@ export class SearchIndex {
       const head = JSON.parse(first.done ? '' : first.value) as SessionFileHead;
       // A save interrupted between a session's file and the manifest leaves them disagreeing: re-index.
       if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
-      const { entries, mini, texts } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer);
+      const { entries, mini, texts, docEntries } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer);
       this.loadPauses = slicer.pauses;
-      return { docs: { logSize, scanned: 0, entries }, mini, texts, added: 0 };
+      return { docs: { logSize, scanned: 0, entries }, mini, texts, docEntries, added: 0 };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file} (the session is re-indexed from its log)`, error);
       return null;
@@ -519,26 +521,25 @@ export class SearchIndex {
     if (previous?.sig === sig) return;
     if (previous) this.removeEntry(session, entryId);
     const chunks = chunkText(text);
-    const shortIds: ReadonlyMap<string, number> = session.mini['_idToShortId'];
-    chunks.forEach((chunk, n) => {
-      const id = `${entryId}#${n}`;
+    const first = nextDocId(session.mini);
+    for (const chunk of chunks) {
+      const id = nextDocId(session.mini);
       session.mini.add({ id, text: chunk });
-      session.texts.set(shortIds.get(id)!, chunk);
-    });
+      session.texts.set(id, chunk);
+      session.docEntries.set(id, entryId);
+    }
     this.indexedDocuments += chunks.length;
     session.added += chunks.length;
-    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind });
+    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind, first });
   }
 
   private removeEntry(session: SessionIndex, entryId: string): void {
     const previous = session.docs.entries.get(entryId);
     if (!previous) return;
-    const shortIds: ReadonlyMap<string, number> = session.mini['_idToShortId'];
-    for (let n = 0; n < previous.chunks; n++) {
-      const id = `${entryId}#${n}`;
-      const shortId = shortIds.get(id);
-      if (shortId === undefined) continue;
-      session.texts.delete(shortId);
+    for (let id = previous.first; id < previous.first + previous.chunks; id++) {
+      if (!session.mini.has(id)) continue;
+      session.texts.delete(id);
+      session.docEntries.delete(id);
       session.mini.discard(id);
     }
     session.docs.entries.delete(entryId);
@@ -577,13 +578,12 @@ export class SearchIndex {
       const hits: Found[] = [];
       const seen = new Set<string>();
       for (const { shortId, score } of top) {
-        const id = externalId(session.mini, shortId);
-        const entryId = id.slice(0, id.lastIndexOf('#'));
-        const entry = session.docs.entries.get(entryId);
-        if (!entry || seen.has(entryId)) continue;
+        const entryId = session.docEntries.get(shortId);
+        const entry = entryId === undefined ? undefined : session.docs.entries.get(entryId);
+        if (entryId === undefined || !entry || seen.has(entryId)) continue;
         seen.add(entryId);
         // The snippet is cut once the hits of every session are merged: only for the ones shown.
-        hits.push({ hit: { sessionId, entryId, kind: entry.kind, snippet: '', score }, id, shortId, texts: session.texts });
+        hits.push({ hit: { sessionId, entryId, kind: entry.kind, snippet: '', score }, chunk: shortId - entry.first, shortId, texts: session.texts });
         if (hits.length >= limit) break;
       }
       if (hits.length >= limit || top.length < want) return hits;
@@ -682,7 +682,13 @@ export class SearchIndex {
 }
 
 function newSession(logSize: number): SessionIndex {
-  return { docs: { logSize, scanned: 0, entries: new EntryTable() }, mini: compactDocs(new MiniSearch(OPTIONS)), texts: new DocTexts(), added: 0 };
+  return {
+    docs: { logSize, scanned: 0, entries: new EntryTable() },
+    mini: compactDocs(new MiniSearch(OPTIONS)),
+    texts: new DocTexts(),
+    docEntries: new DenseIds(),
+    added: 0,
+  };
 }
 
 /** After many additions (a session indexed from its log), its new postings `Map`s become compact. */
@@ -692,17 +698,11 @@ function compactIfGrown(session: SessionIndex): void {
   session.added = 0;
 }
 
-/** MiniSearch's own id of a document from its internal short id. */
-function externalId(mini: MiniSearch<Doc>, shortId: number): string {
-  // `_documentIds` is protected: read by element access, which TypeScript allows for exactly this.
-  const ids: ReadonlyMap<number, string> = mini['_documentIds'];
-  return ids.get(shortId) ?? '';
-}
-
 /** A hit before its snippet is cut (from its document's text, which is compressed). */
 interface Found {
   hit: RawHit;
-  id: string;
+  /** Which chunk of its entry the document is (a later one's snippet starts mid-text). */
+  chunk: number;
   shortId: number;
   texts: DocTexts;
 }
@@ -710,6 +710,6 @@ interface Found {
 /** Hits of every session, best first, at most `limit`, with their snippets. */
 function merge(found: Found[], limit: number, terms: string[]): RawHit[] {
   const best = found.sort((a, b) => b.hit.score - a.hit.score).slice(0, limit);
-  for (const { hit, id, shortId, texts } of best) hit.snippet = continued(id, snippet(texts.get(shortId) ?? '', terms));
+  for (const { hit, chunk, shortId, texts } of best) hit.snippet = continued(chunk, snippet(texts.get(shortId) ?? '', terms));
   return best.map(({ hit }) => hit);
 }

@@ -58,7 +58,8 @@ export class CompactFieldLengths {
   }
 
   has(shortId: number): boolean {
-    return this.get(shortId) !== undefined;
+    this.settle();
+    return this.wide.has(shortId) || (this.lengths[shortId] !== undefined && this.lengths[shortId] !== ABSENT);
   }
 
   set(shortId: number, fields: number[]): this {

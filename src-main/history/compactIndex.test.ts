@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CompactFieldLengths, compactDocs, DenseIds, EntryTable } from './compactDocs';
 import { CompactPostings, compactIndex } from './compactPostings';
 import { queryTerms, topQuery } from './topQuery';
@@ -62,6 +62,21 @@ describe('the compact index structures (postings, field lengths, ids in typed ar
     }
     // Its own serialization reads the compact structures like Maps.
     expect(MiniSearch.loadJSON<Doc>(JSON.stringify(compact), OPTIONS).search('okapi lorem')).toEqual(plain.search('okapi lorem'));
+  });
+
+  it('a query over an index with discarded documents reads no field length one by one (it read one, as a fresh array, per posting)', async () => {
+    const [, compact] = await twins();
+    expect(compact.dirtCount).toBeGreaterThan(0);
+    const get = vi.spyOn(CompactFieldLengths.prototype, 'get');
+    const has = vi.spyOn(CompactFieldLengths.prototype, 'has');
+    try {
+      for (const query of QUERIES) topQuery(compact, queryTerms(query), 20, fuzzy);
+      expect(get).not.toHaveBeenCalled();
+      expect(has).not.toHaveBeenCalled();
+    } finally {
+      get.mockRestore();
+      has.mockRestore();
+    }
   });
 
   it('a compact index holds 8 bytes a posting and no Map per term or per document', async () => {

@@ -151,6 +151,8 @@ export async function loadSessionLines<T>(
       sawMeta = true;
     } else if (line[0] === 'docs') {
       for (const [shortId, id, fieldLength, text] of line[1]) {
+        // A document's id is its short id (`compactDocs`): anything else is not this format.
+        if (id !== shortId || !Number.isInteger(shortId) || shortId < 0) throw new Error(`document ${String(id)} at ${shortId}`);
         m.documentIds.set(shortId, id);
         m.idToShortId.set(id, shortId);
         m.fieldLength.set(shortId, fieldLength);

@@ -68,8 +68,9 @@ export interface RawHit {
   score: number;
 }
 
-// 5: documents' texts and entries' kinds in the session file instead of MiniSearch's stored fields.
-const VERSION = 5;
+// 6: documents' texts, entries' kinds and first documents in the session file instead of
+// MiniSearch's stored fields; a document's id is its short id.
+const VERSION = 6;
 /** A vacuum is worth it past this many discarded documents (and a tenth of the index). */
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */

@@ -26,15 +26,24 @@ function report(step: string) {
   gc!();
   const m = process.memoryUsage();
   console.log(
-    `${step.padEnd(44)} rss ${mb(m.rss).padStart(6)}  heap ${mb(m.heapUsed).padStart(6)}  external ${mb(m.external).padStart(6)}  arrayBuffers ${mb(m.arrayBuffers).padStart(6)}`,
+    `${step.padEnd(44)} rss ${mb(m.rss).padStart(6)}  heap ${mb(m.heapUsed).padStart(6)} / ${mb(m.heapTotal).padStart(6)}  external ${mb(m.external).padStart(6)}  arrayBuffers ${mb(m.arrayBuffers).padStart(6)}`,
   );
 }
 
 // Imported by a computed name: the tools' typecheck (DOM lib) does not compile all of src-main through it.
 const CORE_MODULE = '../src-main/core/createCore';
 const { createCore } = (await import(CORE_MODULE)) as {
-  createCore(options: { dataDir: string; host: 'browser'; defaultCwd: string }): { handlers: unknown; dispose(): Promise<void> };
+  createCore(options: { dataDir: string; host: 'browser'; defaultCwd: string }): {
+    handlers: unknown;
+    history?: { search?: SearchWithMemory };
+    dispose(): Promise<void>;
+  };
 };
+/** The search worker's own heap (round 4 on: `SearchProxy.memory`); older builds do not have it. */
+interface SearchWithMemory {
+  load?(): Promise<void>;
+  memory?(): Promise<Record<string, number>>;
+}
 const ids = ['s_a', 's_b', 's_c'];
 const warmDir = args[args.indexOf('--warm') + 1];
 if (args.includes('--warm')) {
@@ -79,6 +88,16 @@ for (const id of ids) {
 // What the host loads meanwhile in the background (the search index, in slices).
 await new Promise((resolve) => setTimeout(resolve, Number(process.env.SETTLE_MS ?? 10_000)));
 report('10 s later');
+const search = core.history?.search;
+if (search?.memory) {
+  await search.load?.();
+  report('search index loaded');
+  const w = await search.memory();
+  console.log(
+    `search worker (after a GC)                   heap ${mb(w.heapUsed).padStart(6)} / ${mb(w.heapTotal).padStart(6)}  external ${mb(w.external).padStart(6)}  ` +
+      `documents ${w.documents}  postings ${w.postings} (${mb(w.postingBytes)} MB compact, ${w.mapPostings} in Maps), texts ${mb(w.textBytes ?? 0)} MB compressed`,
+  );
+}
 console.log(`bytes of the answers the page got to open the three sessions: ${(bytes / 1024).toFixed(0)} KB`);
 if (snapshotAt >= 0) console.log('heap snapshot:', writeHeapSnapshot(args[snapshotAt + 1]));
 await core.dispose();

@@ -337,6 +337,7 @@ function historySessions(sessions: SessionManager): HistorySessions {
     forkAcp: (agentId, parent) => sessions.forkAcp(agentId, parent),
     recordEvent: (sessionId, body) => sessions.recordEvent(sessionId, body),
     close: (sessionId) => sessions.close(sessionId),
+    restoringNow: (sessionId) => sessions.restoringNow(sessionId),
     live: (sessionId) => {
       const session = sessions.live(sessionId);
       return session && { state: session.fold(), logFile: session.log.file, agentId: session.agentId, acpSessionId: session.acpSessionId };

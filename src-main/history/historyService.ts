@@ -31,6 +31,8 @@ export interface LiveSession {
 /** What history needs from the session manager: its actions, and a read-only look at open sessions. */
 export interface HistorySessions extends Pick<SessionManager, 'flush' | 'logFile' | 'restore' | 'open' | 'forkAcp' | 'recordEvent' | 'close'> {
   live(sessionId: string): LiveSession | undefined;
+  /** The restore in flight of a session being opened, if any. */
+  restoringNow?(sessionId: string): Promise<unknown> | undefined;
 }
 
 export interface HistoryServiceOptions {
@@ -186,6 +188,16 @@ export class HistoryService {
     if (live) {
       this.options.sessions.flush();
       return live.state;
+    }
+    // Being restored (opened while the history indexes it): that fold's state, not a second whole one at once.
+    const restoring = this.options.sessions.restoringNow?.(sessionId);
+    if (restoring) {
+      await restoring;
+      const restored = this.options.sessions.live(sessionId);
+      if (restored) {
+        this.options.sessions.flush();
+        return restored.state;
+      }
     }
     // The snapshot beside the log, when it fits, spares folding all of it (sessionRestore.ts).
     return (await foldLog(this.logFile(sessionId)))?.state ?? null;

@@ -1,5 +1,8 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { performance } from 'node:perf_hooks';
+import { CompactPostings } from './compactPostings';
+import { compactDocs, DenseIds, EntryTable } from './compactDocs';
+import { DocTexts } from './docTexts';
 
 /**
  * A session's saved search index as many short JSON lines instead of MiniSearch's one JSON
@@ -10,8 +13,11 @@ import { performance } from 'node:perf_hooks';
  * parses in a millisecond or two, postings are flat number arrays (no object with a string key
  * per document), and loading and saving pause for the event loop by elapsed time, not by count.
  *
- * It fills MiniSearch's own fields (as its `loadJS` does); the version is pinned in package.json,
- * and the tests compare a loaded index's hits with the saved one's.
+ * It fills MiniSearch's own fields (as its `loadJS` does), with each term's postings as
+ * `CompactPostings` (8 bytes a posting instead of a `Map`'s ~52); the version is pinned in
+ * package.json, and the tests compare a loaded index's hits with the saved one's. A document's
+ * text (for snippets) is kept compressed by short id (`DocTexts`), not as MiniSearch's stored
+ * fields (an object and a map entry per document).
  */
 
 /** How long loading or saving may hold the event loop before it lets other work run. */
@@ -20,7 +26,7 @@ const SLICE_MS = 8;
 const DOCS_PER_LINE = 1000;
 const POSTINGS_PER_LINE = 20_000;
 
-type Postings = Map<number, Map<number, number>>;
+type Postings = Map<number, Map<number, number> | CompactPostings>;
 
 /** MiniSearch's fields this file reads and writes (protected: read by element access, which TypeScript allows). */
 interface Internals {
@@ -28,10 +34,9 @@ interface Internals {
   nextId: number;
   avgFieldLength: number[];
   dirtCount: number;
-  documentIds: Map<number, string>;
-  idToShortId: Map<string, number>;
+  documentIds: Map<number, unknown>;
+  idToShortId: Map<unknown, number>;
   fieldLength: Map<number, number[]>;
-  storedFields: Map<number, Record<string, unknown> | undefined>;
   index: { set(term: string, data: Postings): unknown; get(term: string): Postings | undefined } & Iterable<[string, Postings]>;
 }
 
@@ -44,7 +49,6 @@ function internals<T>(mini: MiniSearch<T>): Internals {
     documentIds: mini['_documentIds'],
     idToShortId: mini['_idToShortId'],
     fieldLength: mini['_fieldLength'],
-    storedFields: mini['_storedFields'],
     index: mini['_index'],
   };
 }
@@ -67,22 +71,22 @@ export class Slicer {
 
 /** A line: its section and a slice of items. */
 type Line =
-  | ['entries', [entryId: string, sig: string, chunks: number][]]
+  | ['entries', [entryId: string, sig: string, chunks: number, kind: string, first: number][]]
   | ['meta', { documentCount: number; nextId: number; averageFieldLength: number[]; dirtCount: number }]
-  | ['docs', [shortId: number, id: string, fieldLength: number[], stored: Record<string, unknown> | undefined][]]
+  | ['docs', [shortId: number, id: unknown, fieldLength: number[], text: string | null][]]
   | ['terms', [term: string, fieldId: number, postings: number[]][]];
 
-/** What each indexed transcript entry became: the signature of its text and its number of chunk documents. */
-export type EntrySigs = Record<string, { sig: string; chunks: number }>;
+/** What each indexed transcript entry became: the signature of its text, its number of chunk documents and its kind. */
+export type EntrySigs = EntryTable;
 
 /**
  * A session's lines (without the file's head): its entries, then its index. A generator: the
  * caller may pause between lines, as long as nothing changes the index until it is done.
  */
-export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>): Generator<string> {
+export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>, texts: DocTexts): Generator<string> {
   let slice: Extract<Line, ['entries', unknown]>[1] = [];
-  for (const [entryId, { sig, chunks }] of Object.entries(entries)) {
-    slice.push([entryId, sig, chunks]);
+  for (const [entryId, { sig, chunks, kind, first }] of entries.entries()) {
+    slice.push([entryId, sig, chunks, kind, first]);
     if (slice.length >= DOCS_PER_LINE) {
       yield JSON.stringify(['entries', slice]);
       slice = [];
@@ -94,7 +98,7 @@ export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>): Gener
   yield JSON.stringify(meta);
   let docs: Extract<Line, ['docs', unknown]>[1] = [];
   for (const [shortId, id] of m.documentIds) {
-    docs.push([shortId, id, m.fieldLength.get(shortId) ?? [], m.storedFields.get(shortId)]);
+    docs.push([shortId, id, m.fieldLength.get(shortId) ?? [], texts.get(shortId) ?? null]);
     if (docs.length >= DOCS_PER_LINE) {
       yield JSON.stringify(['docs', docs]);
       docs = [];
@@ -124,20 +128,21 @@ export function* sessionLines<T>(entries: EntrySigs, mini: MiniSearch<T>): Gener
  * of work. Throws on a line it cannot read (the caller re-indexes the session from its log).
  */
 export async function loadSessionLines<T>(
-  lines: readonly string[],
+  lines: Iterable<string> | AsyncIterable<string>,
   options: Options<T>,
   slicer = new Slicer(),
-): Promise<{ entries: EntrySigs; mini: MiniSearch<T> }> {
-  const mini = new MiniSearch<T>(options);
+): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts; docEntries: DenseIds<string> }> {
+  const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
-  const entries: EntrySigs = {};
+  const entries = new EntryTable();
+  const texts = new DocTexts();
   let sawMeta = false;
-  for (const text of lines) {
+  for await (const text of lines) {
     if (!text) continue;
     await slicer.pause();
     const line = JSON.parse(text) as Line;
     if (line[0] === 'entries') {
-      for (const [entryId, sig, chunks] of line[1]) entries[entryId] = { sig, chunks };
+      for (const [entryId, sig, chunks, kind, first] of line[1]) entries.set(entryId, { sig, chunks, kind, first });
     } else if (line[0] === 'meta') {
       mini['_documentCount'] = line[1].documentCount;
       mini['_nextId'] = line[1].nextId;
@@ -145,16 +150,17 @@ export async function loadSessionLines<T>(
       mini['_dirtCount'] = line[1].dirtCount;
       sawMeta = true;
     } else if (line[0] === 'docs') {
-      for (const [shortId, id, fieldLength, stored] of line[1]) {
+      for (const [shortId, id, fieldLength, text] of line[1]) {
+        // A document's id is its short id (`compactDocs`): anything else is not this format.
+        if (id !== shortId || !Number.isInteger(shortId) || shortId < 0) throw new Error(`document ${String(id)} at ${shortId}`);
         m.documentIds.set(shortId, id);
         m.idToShortId.set(id, shortId);
         m.fieldLength.set(shortId, fieldLength);
-        if (stored !== undefined && stored !== null) m.storedFields.set(shortId, stored);
+        if (typeof text === 'string') texts.set(shortId, text);
       }
     } else if (line[0] === 'terms') {
       for (const [term, fieldId, flat] of line[1]) {
-        const freqs = new Map<number, number>();
-        for (let i = 0; i + 1 < flat.length; i += 2) freqs.set(flat[i], flat[i + 1]);
+        const freqs = CompactPostings.fromFlat(flat);
         let fields = m.index.get(term);
         if (!fields) {
           fields = new Map();
@@ -167,5 +173,11 @@ export async function loadSessionLines<T>(
     }
   }
   if (!sawMeta) throw new Error('no index after the header');
-  return { entries, mini };
+  texts.seal();
+  // Each document's entry, from the entries' chunk ranges (the file keeps no entry id per document).
+  const docEntries = new DenseIds<string>();
+  for (const [entryId, { first, chunks }] of entries.entries()) {
+    for (let id = first; id < first + chunks; id++) if (m.documentIds.has(id)) docEntries.set(id, entryId);
+  }
+  return { entries, mini, texts, docEntries };
 }

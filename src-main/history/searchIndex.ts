@@ -1,8 +1,9 @@
 // Over 400 lines on purpose: one class owns the MiniSearch indexes, their per-session documents, saving
 // and loading them, so "the index reflects the logs" is checked in one file.
 import MiniSearch, { type Options } from 'minisearch';
-import { rmSync } from 'node:fs';
+import { createReadStream, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import { entryText, SEARCHABLE_KINDS } from '../../src-shared/history/entryText';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
@@ -10,16 +11,16 @@ import { writeFileAtomic } from '../store/jsonFile';
 import { logWarn } from '../log/mainLog';
 import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
+import { DocTexts } from './docTexts';
+import { CompactPostings, compactIndex } from './compactPostings';
+import { compactDocs, DenseIds, EntryTable, nextDocId } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
 export { MAX_INDEXED_CHARS };
 
-/** One indexed document: a piece (≤ CHUNK characters) of one transcript entry. */
+/** One indexed document: a piece (≤ CHUNK characters) of one transcript entry; its id is its short id (`nextDocId`). */
 interface Doc {
-  id: string;
-  sessionId: string;
-  entryId: string;
-  kind: string;
+  id: number;
   text: string;
 }
 
@@ -49,6 +50,12 @@ interface SessionFileHead {
 interface SessionIndex {
   docs: SessionDocs;
   mini: MiniSearch<Doc>;
+  /** Each document's text by short id, for snippets (compressed; no stored-fields object per document). */
+  texts: DocTexts;
+  /** Each document's entry id, by short id (the entry's chunks are its `first` … `first + chunks - 1`). */
+  docEntries: DenseIds<string>;
+  /** Documents added since the postings were last made compact (`compactIndex`). */
+  added: number;
 }
 
 type Change = { state: SessionState; logSize: number; full: boolean } | { texts: IndexTexts } | 'remove';
@@ -61,11 +68,15 @@ export interface RawHit {
   score: number;
 }
 
-const VERSION = 4;
+// 6: documents' texts, entries' kinds and first documents in the session file instead of
+// MiniSearch's stored fields; a document's id is its short id.
+const VERSION = 6;
 /** A vacuum is worth it past this many discarded documents (and a tenth of the index). */
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
 const CHUNK = 2000;
+/** Postings MiniSearch adds as `Map`s are made compact once this many documents were added to a session. */
+const COMPACT_AFTER = 1000;
 
 const OPTIONS: Options<Doc> = {
   idField: 'id',
@@ -74,7 +85,8 @@ const OPTIONS: Options<Doc> = {
   // rejection that took the host down). We vacuum ourselves, with no change in between.
   autoVacuum: false,
   fields: ['text'],
-  storeFields: ['sessionId', 'entryId', 'kind', 'text'],
+  // Nothing stored: the texts are in `SessionIndex.texts`, an entry's kind in its signature's row.
+  storeFields: [],
   searchOptions: {
     prefix: true,
     fuzzy: (term) => fuzzyRatio(term),
@@ -135,8 +147,8 @@ export function snippet(text: string, terms: string[], width = 80): string {
 }
 
 /** A snippet from a later chunk of a long entry starts mid-text: say so. */
-function continued(docId: string, text: string): string {
-  return !docId.endsWith('#0') && !text.startsWith('…') ? `…${text}` : text;
+function continued(chunk: number, text: string): string {
+  return chunk > 0 && !text.startsWith('…') ? `…${text}` : text;
 }
 
 /**
@@ -220,7 +232,7 @@ export class SearchIndex {
         const loaded = await this.loadSession(sessionId, saved.logSize, slicer);
         if (this.saved.get(sessionId) !== saved) continue;
         this.saved.delete(sessionId);
-        if (loaded) this.sessions.set(sessionId, { docs: { ...loaded.docs, scanned: saved.scanned }, mini: loaded.mini });
+        if (loaded) this.sessions.set(sessionId, { ...loaded, docs: { ...loaded.docs, scanned: saved.scanned } });
         else {
           this.droppedOnLoad++;
           this.droppedIds.push(sessionId);
@@ -263,17 +275,23 @@ export class SearchIndex {
 
   private async loadSession(sessionId: string, logSize: number, slicer: Slicer): Promise<SessionIndex | null> {
     const file = this.sessionFile(sessionId);
+    // Read line by line: the file's whole text and its split lines are never held at once (a
+    // 50,000-entry session's file is ~10 MB; V8 keeps the pages such a peak needed).
+    const stream = createReadStream(file, { encoding: 'utf8' });
+    const lines = createInterface({ input: stream, crlfDelay: Infinity })[Symbol.asyncIterator]();
     try {
-      const lines = (await readFile(file, 'utf8')).split('\n');
-      const head = JSON.parse(lines[0]) as SessionFileHead;
+      const first = await lines.next();
+      const head = JSON.parse(first.done ? '' : first.value) as SessionFileHead;
       // A save interrupted between a session's file and the manifest leaves them disagreeing: re-index.
       if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
-      const { entries, mini } = await loadSessionLines<Doc>(lines.slice(1), OPTIONS, slicer);
+      const { entries, mini, texts, docEntries } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer);
       this.loadPauses = slicer.pauses;
-      return { docs: { logSize, scanned: 0, entries }, mini };
+      return { docs: { logSize, scanned: 0, entries }, mini, texts, docEntries, added: 0 };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file} (the session is re-indexed from its log)`, error);
       return null;
+    } finally {
+      stream.destroy();
     }
   }
 
@@ -291,6 +309,25 @@ export class SearchIndex {
       else ids.add(sessionId);
     }
     return [...ids];
+  }
+
+  /** What the indexes hold (the worker's `memory` answer; the guard counts it). */
+  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number; textBytes: number } {
+    this.apply();
+    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0, textBytes: 0 };
+    for (const { mini, texts } of this.sessions.values()) {
+      held.documents += mini.documentCount;
+      held.textBytes += texts.compressedBytes;
+      const index: Iterable<[string, Map<number, Map<number, number> | CompactPostings>]> = mini['_index'];
+      for (const [, fields] of index) {
+        for (const postings of fields.values()) {
+          held.postings += postings.size;
+          if (postings instanceof CompactPostings) held.postingBytes += postings.bytes;
+          else held.mapPostings += postings.size;
+        }
+      }
+    }
+    return held;
   }
 
   get documentCount(): number {
@@ -393,6 +430,8 @@ export class SearchIndex {
       if (mini.dirtCount < VACUUM_DIRT || mini.dirtFactor < 0.1) continue;
       this.vacuuming = mini
         .vacuum({ batchSize: 1000, batchWait: 5 })
+        // The vacuum left holes in the compact postings: squeezed out before anything else walks them.
+        .then(() => compactIndex(mini))
         .catch((error: unknown) => this.reset(error))
         .finally(() => {
           this.vacuuming = null;
@@ -424,22 +463,23 @@ export class SearchIndex {
   private applyTexts(change: IndexTexts): void {
     let session = this.sessions.get(change.sessionId);
     if (!session) {
-      session = { docs: { logSize: change.logSize, scanned: 0, entries: {} }, mini: new MiniSearch(OPTIONS) };
+      session = newSession(change.logSize);
       this.sessions.set(change.sessionId, session);
     }
-    for (let i = 0; i < change.ids.length; i++) this.indexText(change.sessionId, session, change.ids[i], change.kinds[i], change.texts[i]);
+    for (let i = 0; i < change.ids.length; i++) this.indexText(session, change.ids[i], change.kinds[i], change.texts[i]);
     if (change.present) {
       const present = new Set(change.present);
-      for (const entryId of Object.keys(session.docs.entries)) if (!present.has(entryId)) this.removeEntry(session, entryId);
+      for (const entryId of session.docs.entries.keys()) if (!present.has(entryId)) this.removeEntry(session, entryId);
     }
     session.docs.scanned = change.scanned;
     session.docs.logSize = change.logSize;
+    compactIfGrown(session);
   }
 
   private applyState(state: SessionState, logSize: number, full: boolean): void {
     let session = this.sessions.get(state.sessionId);
     if (!session) {
-      session = { docs: { logSize, scanned: 0, entries: {} }, mini: new MiniSearch(OPTIONS) };
+      session = newSession(logSize);
       this.sessions.set(state.sessionId, session);
       full = true;
     }
@@ -457,22 +497,23 @@ export class SearchIndex {
     for (let i = from; i < until; i++) {
       const entry = entries[i];
       seen?.add(entry.id);
-      this.indexEntry(state.sessionId, session, entry);
+      this.indexEntry(session, entry);
     }
     if (seen) {
-      for (const entryId of Object.keys(docs.entries)) if (!seen.has(entryId)) this.removeEntry(session, entryId);
+      for (const entryId of docs.entries.keys()) if (!seen.has(entryId)) this.removeEntry(session, entryId);
     }
     docs.scanned = until;
     docs.logSize = logSize;
+    compactIfGrown(session);
   }
 
-  private indexEntry(sessionId: string, session: SessionIndex, entry: TranscriptEntry): void {
-    this.indexText(sessionId, session, entry.id, entry.kind, SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '');
+  private indexEntry(session: SessionIndex, entry: TranscriptEntry): void {
+    this.indexText(session, entry.id, entry.kind, SEARCHABLE_KINDS.has(entry.kind) ? entryText(entry) : '');
   }
 
-  private indexText(sessionId: string, session: SessionIndex, entryId: string, kind: string, whole: string): void {
+  private indexText(session: SessionIndex, entryId: string, kind: string, whole: string): void {
     const text = whole.length > MAX_INDEXED_CHARS ? whole.slice(0, MAX_INDEXED_CHARS) : whole;
-    const previous = session.docs.entries[entryId];
+    const previous = session.docs.entries.get(entryId);
     if (!text.trim()) {
       if (previous) this.removeEntry(session, entryId);
       return;
@@ -481,19 +522,28 @@ export class SearchIndex {
     if (previous?.sig === sig) return;
     if (previous) this.removeEntry(session, entryId);
     const chunks = chunkText(text);
-    session.mini.addAll(chunks.map((chunk, n) => ({ id: `${entryId}#${n}`, sessionId, entryId, kind, text: chunk })));
+    const first = nextDocId(session.mini);
+    for (const chunk of chunks) {
+      const id = nextDocId(session.mini);
+      session.mini.add({ id, text: chunk });
+      session.texts.set(id, chunk);
+      session.docEntries.set(id, entryId);
+    }
     this.indexedDocuments += chunks.length;
-    session.docs.entries[entryId] = { sig, chunks: chunks.length };
+    session.added += chunks.length;
+    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind, first });
   }
 
   private removeEntry(session: SessionIndex, entryId: string): void {
-    const previous = session.docs.entries[entryId];
+    const previous = session.docs.entries.get(entryId);
     if (!previous) return;
-    for (let n = 0; n < previous.chunks; n++) {
-      const id = `${entryId}#${n}`;
-      if (session.mini.has(id)) session.mini.discard(id);
+    for (let id = previous.first; id < previous.first + previous.chunks; id++) {
+      if (!session.mini.has(id)) continue;
+      session.texts.delete(id);
+      session.docEntries.delete(id);
+      session.mini.discard(id);
     }
-    delete session.docs.entries[entryId];
+    session.docs.entries.delete(entryId);
   }
 
   private dropSession(sessionId: string): void {
@@ -504,37 +554,37 @@ export class SearchIndex {
   search(query: string, limit = 50): RawHit[] {
     this.apply();
     const terms = queryTerms(query);
-    const found: RawHit[] = [];
-    for (const session of this.sessions.values()) found.push(...this.searchSession(session, terms, limit));
-    return merge(found, limit);
+    const found: Found[] = [];
+    for (const [sessionId, session] of this.sessions) found.push(...this.searchSession(sessionId, session, terms, limit));
+    return merge(found, limit, terms);
   }
 
   /** The same as `search`, yielding to the event loop between sessions. */
   async query(query: string, limit = 50): Promise<RawHit[]> {
     this.apply();
     const terms = queryTerms(query);
-    const found: RawHit[] = [];
+    const found: Found[] = [];
     for (const sessionId of [...this.sessions.keys()]) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       const session = this.sessions.get(sessionId);
-      if (session) found.push(...this.searchSession(session, terms, limit));
+      if (session) found.push(...this.searchSession(sessionId, session, terms, limit));
     }
-    return merge(found, limit);
+    return merge(found, limit, terms);
   }
 
   /** One session's best hits, one per entry: chunks of one entry share it, so ask for more until `limit` entries. */
-  private searchSession(session: SessionIndex, terms: string[], limit: number): RawHit[] {
+  private searchSession(sessionId: string, session: SessionIndex, terms: string[], limit: number): Found[] {
     for (let want = limit * 2; ; want *= 4) {
       const top = topQuery(session.mini, terms, want, fuzzyRatio);
-      const hits: RawHit[] = [];
+      const hits: Found[] = [];
       const seen = new Set<string>();
       for (const { shortId, score } of top) {
-        const id = externalId(session.mini, shortId);
-        const stored = session.mini.getStoredFields(id) as Omit<Doc, 'id'> | undefined;
-        if (!stored || seen.has(stored.entryId)) continue;
-        seen.add(stored.entryId);
-        const text = continued(id, snippet(stored.text, terms));
-        hits.push({ sessionId: stored.sessionId, entryId: stored.entryId, kind: stored.kind, snippet: text, score });
+        const entryId = session.docEntries.get(shortId);
+        const entry = entryId === undefined ? undefined : session.docs.entries.get(entryId);
+        if (entryId === undefined || !entry || seen.has(entryId)) continue;
+        seen.add(entryId);
+        // The snippet is cut once the hits of every session are merged: only for the ones shown.
+        hits.push({ hit: { sessionId, entryId, kind: entry.kind, snippet: '', score }, chunk: shortId - entry.first, shortId, texts: session.texts });
         if (hits.length >= limit) break;
       }
       if (hits.length >= limit || top.length < want) return hits;
@@ -581,7 +631,7 @@ export class SearchIndex {
           continue;
         }
         const lines = [JSON.stringify(this.fileHead(sessionId, session))];
-        for (const line of sessionLines(session.docs.entries, session.mini)) {
+        for (const line of sessionLines(session.docs.entries, session.mini, session.texts)) {
           lines.push(line);
           await slicer.pause();
         }
@@ -624,7 +674,7 @@ export class SearchIndex {
         rmSync(this.sessionFile(sessionId), { force: true });
         continue;
       }
-      const lines = [JSON.stringify(this.fileHead(sessionId, session)), ...sessionLines(session.docs.entries, session.mini)];
+      const lines = [JSON.stringify(this.fileHead(sessionId, session)), ...sessionLines(session.docs.entries, session.mini, session.texts)];
       writeFileAtomic(this.sessionFile(sessionId), lines.join('\n'));
     }
     this.unsaved.clear();
@@ -632,14 +682,35 @@ export class SearchIndex {
   }
 }
 
-/** MiniSearch's own id of a document from its internal short id. */
-function externalId(mini: MiniSearch<Doc>, shortId: number): string {
-  // `_documentIds` is protected: read by element access, which TypeScript allows for exactly this.
-  const ids: ReadonlyMap<number, string> = mini['_documentIds'];
-  return ids.get(shortId) ?? '';
+function newSession(logSize: number): SessionIndex {
+  return {
+    docs: { logSize, scanned: 0, entries: new EntryTable() },
+    mini: compactDocs(new MiniSearch(OPTIONS)),
+    texts: new DocTexts(),
+    docEntries: new DenseIds(),
+    added: 0,
+  };
 }
 
-/** Hits of every session, best first, at most `limit`. */
-function merge(hits: RawHit[], limit: number): RawHit[] {
-  return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+/** After many additions (a session indexed from its log), its new postings `Map`s become compact. */
+function compactIfGrown(session: SessionIndex): void {
+  if (session.added < COMPACT_AFTER) return;
+  compactIndex(session.mini);
+  session.added = 0;
+}
+
+/** A hit before its snippet is cut (from its document's text, which is compressed). */
+interface Found {
+  hit: RawHit;
+  /** Which chunk of its entry the document is (a later one's snippet starts mid-text). */
+  chunk: number;
+  shortId: number;
+  texts: DocTexts;
+}
+
+/** Hits of every session, best first, at most `limit`, with their snippets. */
+function merge(found: Found[], limit: number, terms: string[]): RawHit[] {
+  const best = found.sort((a, b) => b.hit.score - a.hit.score).slice(0, limit);
+  for (const { hit, chunk, shortId, texts } of best) hit.snippet = continued(chunk, snippet(texts.get(shortId) ?? '', terms));
+  return best.map(({ hit }) => hit);
 }

@@ -10,7 +10,8 @@ export type SearchRequest =
   | { type: 'remove'; sessionId: string }
   | { type: 'query'; id: number; text: string; limit: number }
   | { type: 'idle'; id: number }
-  | { type: 'flush'; id: number };
+  | { type: 'flush'; id: number }
+  | { type: 'memory'; id: number };
 
 export interface ManifestReply {
   sessions: [sessionId: string, logSize: number][];
@@ -22,9 +23,23 @@ export interface IdleReply {
   documentCount: number;
 }
 
+/** The worker's own heap (after a collection when the process runs with --expose-gc), in bytes: bench and tests. */
+export interface WorkerMemory {
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  /** What its indexes hold: documents, postings and the bytes of the compact postings. */
+  documents: number;
+  postings: number;
+  postingBytes: number;
+  mapPostings: number;
+  /** The documents' texts, compressed. */
+  textBytes: number;
+}
+
 /** What the worker sends: answers, and news the host did not ask for. */
 export type SearchReply =
-  | { type: 'reply'; id: number; value: ManifestReply | string[] | RawHit[] | IdleReply | null }
+  | { type: 'reply'; id: number; value: ManifestReply | string[] | RawHit[] | IdleReply | WorkerMemory | null }
   | { type: 'failed'; id: number; message: string }
   | { type: 'problem'; message: string }
   | { type: 'reset' };

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { SessionState, TranscriptEntry } from '../../src-shared/session/state';
 import { UserError } from '../errors/errors';
 import { logWarn } from '../log/mainLog';
-import type { IdleReply, ManifestReply, SearchReply, SearchRequest } from './searchMessages';
+import type { IdleReply, ManifestReply, SearchReply, SearchRequest, WorkerMemory } from './searchMessages';
 import type { RawHit } from './searchIndex';
 import { changeTexts, packTexts } from './searchTexts';
 
@@ -214,6 +214,11 @@ export class SearchProxy {
     this.documentCount = reply.documentCount;
   }
 
+  /** The worker's heap and what its indexes hold (bench, tests). */
+  memory(): Promise<WorkerMemory> {
+    return this.ask<WorkerMemory>({ type: 'memory' });
+  }
+
   /** Saves what changed now (quitting): resolves once the worker wrote it. */
   flush(): Promise<void> {
     // A worker never started has nothing unsaved (nothing was sent to it).
@@ -243,6 +248,14 @@ class WorkerGone extends Error {}
 const MAX_CRASHES = 3;
 
 /**
+ * The worker's young generation: V8's default lets it grow to tens of MB while an index loads
+ * (short-lived line texts), pages the process keeps. The index itself is long-lived, so a small
+ * one costs little: 3 × 50,000 entries, worker heap 114 → 85 MB committed, host RSS −30 to −50 MB
+ * (bench/hostMemory.ts; docs/PERFORMANCE.md "Host memory (round 4)").
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
+/**
  * The built worker is `searchWorker.js` in out/main (an entry of its own, electron.vite.config.ts);
  * run from source (vitest, `npm run bench` through tsx), the worker registers tsx itself.
  */
@@ -252,11 +265,11 @@ function startWorker(): Worker {
     const tsx = import.meta.resolve('tsx/esm/api');
     const entry = new URL('./searchWorker.ts', here).href;
     const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-    return new Worker(code, { eval: true });
+    return new Worker(code, { eval: true, resourceLimits: WORKER_LIMITS });
   }
   for (const candidate of ['./searchWorker.js', '../searchWorker.js']) {
     const url = new URL(candidate, here);
-    if (existsSync(fileURLToPath(url))) return new Worker(url);
+    if (existsSync(fileURLToPath(url))) return new Worker(url, { resourceLimits: WORKER_LIMITS });
   }
   throw new Error(`The search worker (searchWorker.js) is missing beside ${fileURLToPath(here)}.`);
 }

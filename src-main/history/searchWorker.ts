@@ -1,5 +1,6 @@
 // The search worker's entry (its own chunk in out/main): the search index lives here, so building,
 // loading, querying and saving it never runs on the host's event loop. Plain Node only: no Electron.
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { SearchReply, SearchRequest } from './searchMessages';
 import { SearchIndex } from './searchIndex';
@@ -30,6 +31,13 @@ async function answer(request: SearchRequest & { id: number }, index: SearchInde
       case 'flush':
         index.flush();
         return send({ type: 'reply', id: request.id, value: null });
+      case 'memory': {
+        (globalThis as { gc?: () => void }).gc?.();
+        const heap = getHeapStatistics();
+        const held = index.memory();
+        const value = { heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size, external: heap.external_memory, ...held };
+        return send({ type: 'reply', id: request.id, value });
+      }
     }
   } catch (error) {
     send({ type: 'failed', id: request.id, message: (error as Error)?.message ?? String(error) });

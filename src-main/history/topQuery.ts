@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { CompactFieldLengths } from './compactDocs';
 
 /**
  * MiniSearch's `search()` builds a result object (terms, match, stored fields) for every
@@ -65,8 +66,9 @@ function lengthsOf(mini: AnyMiniSearch): Float64Array {
   const key = `${mini['_nextId']}:${mini['_documentCount']}`;
   const cached = lengthCache.get(mini);
   if (cached?.key === key) return cached.lengths;
-  const lengths = new Float64Array(mini['_nextId'] + 1);
-  mini['_fieldLength'].forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
+  const fieldLength: unknown = mini['_fieldLength'];
+  const lengths = fieldLength instanceof CompactFieldLengths ? fieldLength.firstLengths(mini['_nextId'] + 1) : new Float64Array(mini['_nextId'] + 1);
+  if (!(fieldLength instanceof CompactFieldLengths)) mini['_fieldLength'].forEach((fields, shortId) => (lengths[shortId] = fields[0] ?? 0));
   lengthCache.set(mini, { key, lengths });
   return lengths;
 }
@@ -80,7 +82,6 @@ export function topQuery(mini: AnyMiniSearch, terms: string[], limit: number, fu
   const total = mini['_documentCount'];
   if (!terms.length || total === 0) return [];
   const avg = mini['_avgFieldLength'][0] ?? 1;
-  const fieldLength = mini['_fieldLength'];
   const index: TermIndex = mini['_index'];
   const dirty = mini.dirtCount > 0;
   const lengths = lengthsOf(mini);
@@ -93,7 +94,7 @@ export function topQuery(mini: AnyMiniSearch, terms: string[], limit: number, fu
     for (const [fields, weight] of expansions(index, terms[i], fuzzy)) {
       const docs = fields.get(0);
       if (!docs) continue;
-      const matching = dirty ? liveCount(docs, fieldLength) : docs.size;
+      const matching = dirty ? liveCount(docs, lengths) : docs.size;
       const idf = Math.log(1 + (total - matching + 0.5) / (matching + 0.5));
       docs.forEach((freq, shortId) => {
         const length = lengths[shortId];
@@ -118,10 +119,15 @@ export function topQuery(mini: AnyMiniSearch, terms: string[], limit: number, fu
   return top;
 }
 
-/** Postings keep discarded documents until a vacuum: a term's rarity counts only live ones. */
-function liveCount(docs: Map<number, number>, lengths: Map<number, number[]>): number {
+/**
+ * Postings keep discarded documents until a vacuum: a term's rarity counts only live ones (a
+ * document in any postings has at least one term, so a length of 0 means discarded).
+ */
+function liveCount(docs: Map<number, number>, lengths: Float64Array): number {
   let count = 0;
-  for (const shortId of docs.keys()) if (lengths.has(shortId)) count++;
+  docs.forEach((_, shortId) => {
+    if (lengths[shortId] > 0) count++;
+  });
   return count;
 }
 

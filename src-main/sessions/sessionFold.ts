@@ -43,4 +43,9 @@ export const sessionFold: LogFold<RestoredFold> = {
     if (capabilities !== undefined) next.capabilities = capabilities;
     return next;
   },
+  // The transcript entries are the snapshot's long list: written and read a line of them at a time.
+  items: {
+    of: (fold) => fold.state.entries,
+    with: (fold, entries) => ({ ...fold, state: { ...fold.state, entries: entries as SessionState['entries'] } }),
+  },
 };

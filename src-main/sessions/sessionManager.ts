@@ -226,6 +226,11 @@ export class SessionManager {
 
   private readonly restoring = new Map<string, Promise<Session | null>>();
 
+  /** The restore of this session in flight, if any (the history waits for it rather than folding the log a second time). */
+  restoringNow(sessionId: string): Promise<Session | null> | undefined {
+    return this.restoring.get(sessionId);
+  }
+
   private async restoreOnce(sessionId: string): Promise<Session | null> {
     const folded = await foldLog(this.logFile(sessionId));
     if (!folded) return null;

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { logWarn } from '../log/mainLog';
 
@@ -11,6 +11,27 @@ export function writeFileAtomic(file: string, text: string): void {
     renameSync(tmp, file);
   } catch (error) {
     // A full disk leaves a partial temporary file: remove it, the previous file stays as it was.
+    rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes lines atomically, one at a time (a temporary file, then a rename): a large file is never
+ * one string in memory. Each line gets a newline.
+ */
+export function writeLinesAtomic(file: string, lines: Iterable<string>): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  let fd: number | null = null;
+  try {
+    fd = openSync(tmp, 'w');
+    for (const line of lines) writeSync(fd, `${line}\n`);
+    closeSync(fd);
+    fd = null;
+    renameSync(tmp, file);
+  } catch (error) {
+    if (fd !== null) closeSync(fd);
     rmSync(tmp, { force: true });
     throw error;
   }

@@ -1,10 +1,13 @@
-import { appendFileSync, copyFileSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../core/appCore';
 import { foldLog, snapshotPolicy } from '../sessions/sessionRestore';
 import { sessionFold } from '../sessions/sessionFold';
 import { makeCore } from '../testing/coreHarness';
-import { foldLogFile, snapshotFile, type LogFold } from './logSnapshot';
+import { writeLongLog } from '../testing/longLog';
+import { foldLogFile, readSnapshotHead, snapshotFile, type LogFold } from './logSnapshot';
 
 const cores: AppCore[] = [];
 afterEach(async () => {
@@ -68,7 +71,7 @@ describe('snapshots beside the log', () => {
     snapshotPolicy.minEvents = 0;
     const { h, sessionId, log } = await recordedSession(['hello there', 'tools']);
     await foldLog(log);
-    const stale = JSON.parse(readFileSync(snapshotFile(log), 'utf8')) as { lastSeq: number };
+    const stale = await readSnapshotHead(snapshotFile(log));
     // The host went on recording, then died mid-line: the log is ahead of the snapshot.
     await h.prompt(sessionId, 'plan');
     await h.prompt(sessionId, 'many 50');
@@ -79,7 +82,7 @@ describe('snapshots beside the log', () => {
     expect(restored!.state.lastSeq).toBe(lastComplete);
     expect(restored!.state).toEqual((await truth(log)).state!.state);
     expect(restored!.unreported).toBe(1); // the torn line, reported once as before
-    const rebuilt = JSON.parse(readFileSync(snapshotFile(log), 'utf8')) as { lastSeq: number; logSize: number };
+    const rebuilt = await readSnapshotHead(snapshotFile(log));
     expect(stale.lastSeq).toBeLessThan(lastComplete);
     expect(rebuilt.lastSeq).toBe(lastComplete);
     expect(rebuilt.logSize).toBeLessThan(statSync(log).size); // the torn line stays outside it
@@ -102,12 +105,33 @@ describe('snapshots beside the log', () => {
     expect((await foldLog(log))!.state).toEqual((await truth(log)).state!.state);
 
     // The same length, other events: the event at the snapshot's end must be the one it saw.
-    const snap = JSON.parse(readFileSync(snapshotFile(log), 'utf8')) as { lastSeq: number };
+    const snap = await readSnapshotHead(snapshotFile(log));
     const text = readFileSync(log, 'utf8');
     expect(text).toContain(`"seq":${snap.lastSeq},`);
     writeFileSync(log, text.replace(`"seq":${snap.lastSeq},`, `"seq":${snap.lastSeq + 1000},`));
     const replaced = await foldLogFile(log, sessionFold);
     expect(replaced.from).toBe('log');
+  });
+
+  it('a snapshot is a first line and its entries in lines of at most 500: never one text to hold whole (host memory, round 4)', async () => {
+    snapshotPolicy.minEvents = 0;
+    const log = join(mkdtempSync(join(tmpdir(), 'acp-snapshot-lines-')), 's_lines.jsonl');
+    writeLongLog(log, 2_000, 's_lines');
+    const folded = await foldLog(log);
+    const entries = folded!.state.entries.length;
+    expect(entries).toBeGreaterThan(1000);
+    const lines = readFileSync(snapshotFile(log), 'utf8').split('\n').filter(Boolean);
+    const head = JSON.parse(lines[0]) as { items: number; state: { state: { entries: unknown[] } } };
+    expect(head.items).toBe(entries);
+    expect(head.state.state.entries).toEqual([]);
+    expect(lines).toHaveLength(1 + Math.ceil(entries / 500));
+    for (const line of lines.slice(1)) expect((JSON.parse(line) as unknown[]).length).toBeLessThanOrEqual(500);
+    // Read back: the same state, from the snapshot; a snapshot cut short is not used.
+    const again = await foldLogFile(log, sessionFold);
+    expect(again.from).toBe('snapshot');
+    expect(again.state!.state).toEqual(folded!.state);
+    writeFileSync(snapshotFile(log), lines.slice(0, -1).join('\n') + '\n');
+    expect((await foldLogFile(log, sessionFold)).from).toBe('log');
   });
 
   it('a snapshot made by another version of the fold is rebuilt', async () => {

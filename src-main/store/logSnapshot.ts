@@ -1,9 +1,10 @@
 import { createReadStream, existsSync, rmSync, statSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import type { SessionEvent } from '../../src-shared/session/events';
 import { countUnreported, damageClaim, type DamageClaim, type LineRange, toRanges } from './eventLog';
 import { validEvent } from './eventSchema';
-import { writeFileAtomic } from './jsonFile';
+import { writeLinesAtomic } from './jsonFile';
 import { logDebug } from '../log/mainLog';
 
 /**
@@ -14,6 +15,17 @@ export interface LogFold<S> {
   /** Names the reducer and its state's shape: a snapshot made with another version is rebuilt. */
   version: string;
   reduce(state: S | undefined, events: SessionEvent[]): S;
+  /**
+   * The state's long list (a session's transcript entries): saved as lines of a few hundred items
+   * after the snapshot's first line, and read back line by line, so neither writing nor reading
+   * a snapshot holds its whole text, or its text and its parse at once. Without it the state is
+   * saved whole in the first line.
+   */
+  items?: {
+    of(state: S): readonly unknown[];
+    /** The state with `items` as its list (with `[]`: what the first line holds). */
+    with(state: S, items: unknown[]): S;
+  };
 }
 
 /** Where each event's line starts in the log, by seq (the log's own numbering, not line numbers). */
@@ -95,6 +107,8 @@ export interface FoldedLog<S> {
 
 interface SnapshotFile<S> {
   version: string;
+  /** How many list items follow the first line (`LogFold.items`). */
+  items: number;
   lastSeq: number;
   logSize: number;
   skipped: number;
@@ -106,7 +120,9 @@ interface SnapshotFile<S> {
 }
 
 /** Bumped when the snapshot file's own layout changes (the fold's version covers its state). */
-const FILE_VERSION = 2;
+// 3: a first line, then the state's list items in lines of ITEMS_PER_LINE (was one JSON value).
+const FILE_VERSION = 3;
+const ITEMS_PER_LINE = 500;
 
 /** The snapshot beside a log: `sessions/<id>.snapshot.json` for `sessions/<id>.jsonl`. */
 export function snapshotFile(logFile: string): string {
@@ -164,9 +180,11 @@ export async function foldLogFile<S>(logFile: string, fold: LogFold<S>, onBatch?
 /** Saves the folded state beside the log (atomically; a failure only costs the next open time). */
 export function saveSnapshot<S>(logFile: string, fold: LogFold<S>, folded: FoldedLog<S>): void {
   if (folded.state === undefined) return;
+  const items = fold.items?.of(folded.state) ?? [];
   const file: SnapshotFile<S> & { fileVersion: number } = {
     fileVersion: FILE_VERSION,
     version: fold.version,
+    items: items.length,
     lastSeq: folded.lastSeq,
     logSize: folded.logSize,
     // A torn last line lies past `logSize`: the next read counts it (ended by then, or not).
@@ -175,31 +193,75 @@ export function saveSnapshot<S>(logFile: string, fold: LogFold<S>, folded: Folde
     damagedLines: folded.tornTail ? folded.damagedLines.slice(0, -1) : folded.damagedLines,
     claims: folded.claims,
     offsets: folded.offsets.encode(),
-    state: folded.state,
+    state: fold.items ? fold.items.with(folded.state, []) : folded.state,
   };
+  function* lines(): Generator<string> {
+    yield JSON.stringify(file);
+    for (let at = 0; at < items.length; at += ITEMS_PER_LINE) yield JSON.stringify(items.slice(at, at + ITEMS_PER_LINE));
+  }
   try {
-    writeFileAtomic(snapshotFile(logFile), JSON.stringify(file));
+    writeLinesAtomic(snapshotFile(logFile), lines());
   } catch (error) {
     logDebug(`Saving the snapshot of ${logFile} (the next open folds more of the log)`, error);
   }
 }
 
+/** A snapshot's first line: its versions, where it ends in the log, and the state without its list (tests read it). */
+export async function readSnapshotHead(file: string): Promise<SnapshotFile<unknown> & { fileVersion?: number }> {
+  const lines = snapshotLines(file);
+  try {
+    const first = await lines.next();
+    return JSON.parse(first.done ? '' : first.value) as SnapshotFile<unknown> & { fileVersion?: number };
+  } finally {
+    await lines.return?.();
+  }
+}
+
+function snapshotLines(file: string): AsyncIterator<string> & { return?(): Promise<IteratorResult<string>> } {
+  const stream = createReadStream(file, { encoding: 'utf8' });
+  const reader = createInterface({ input: stream, crlfDelay: Infinity });
+  const lines = reader[Symbol.asyncIterator]();
+  return {
+    next: () => lines.next(),
+    return: async () => {
+      reader.close();
+      stream.destroy();
+      return { done: true, value: undefined };
+    },
+  };
+}
+
 async function readSnapshot<S>(logFile: string, fold: LogFold<S>): Promise<SnapshotFile<S> | null> {
   const file = snapshotFile(logFile);
-  let snapshot: SnapshotFile<S> & { fileVersion?: number };
+  const lines = snapshotLines(file);
   try {
-    snapshot = JSON.parse(await readFile(file, 'utf8')) as SnapshotFile<S> & { fileVersion?: number };
+    const first = await lines.next();
+    const snapshot = JSON.parse(first.done ? '' : first.value) as SnapshotFile<S> & { fileVersion?: number };
+    if (snapshot.fileVersion !== FILE_VERSION || snapshot.version !== fold.version || !snapshot.state || !snapshot.offsets) return null;
+    if (!Array.isArray(snapshot.damagedLines) || !Array.isArray(snapshot.claims) || typeof snapshot.lines !== 'number') return null;
+    if (!Number.isInteger(snapshot.items) || (snapshot.items > 0 && !fold.items)) return null;
+    if (!(await endsWith(logFile, snapshot))) {
+      logDebug(`The snapshot ${file} does not match its log (replaced or cut): the log is folded whole`);
+      return null;
+    }
+    if (!fold.items) return snapshot;
+    // The list, a line at a time: only one line's text is held besides what is parsed so far.
+    const items: unknown[] = [];
+    while (items.length < snapshot.items) {
+      const line = await lines.next();
+      if (line.done) throw new Error(`${items.length} of ${snapshot.items} items`);
+      const slice = JSON.parse(line.value) as unknown;
+      if (!Array.isArray(slice)) throw new Error('a line of items is not a list');
+      for (const item of slice) items.push(item);
+    }
+    if (items.length !== snapshot.items) throw new Error(`${items.length} items, ${snapshot.items} announced`);
+    return { ...snapshot, state: fold.items.with(snapshot.state, items) };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logDebug(`The snapshot ${file} is unreadable: the log is folded whole`, error);
     return null;
+  } finally {
+    await lines.return?.();
   }
-  if (snapshot.fileVersion !== FILE_VERSION || snapshot.version !== fold.version || !snapshot.state || !snapshot.offsets) return null;
-  if (!Array.isArray(snapshot.damagedLines) || !Array.isArray(snapshot.claims) || typeof snapshot.lines !== 'number') return null;
-  if (!(await endsWith(logFile, snapshot))) {
-    logDebug(`The snapshot ${file} does not match its log (replaced or cut): the log is folded whole`);
-    return null;
-  }
-  return snapshot;
 }
 
 /** Whether the log's bytes just before `logSize` are a whole line holding the event `lastSeq`. */

@@ -167,6 +167,15 @@ async function appRound(browser: Browser, dataDir: string, sessions: Seeded[]): 
     );
     const open = performance.now() - loadStart;
     const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    // The other tabs come back after the shown one (the host restores the shown tab first); the
+    // clicks below find a tab by its place, which is final once all are back.
+    await page.waitForFunction(
+      `document.querySelectorAll('[role="tablist"][aria-label="Open sessions"] [role="tab"]').length === ${sessions.length}`,
+      undefined,
+      {
+        timeout: 300_000,
+      },
+    );
     const shown = await page.evaluate(`document.querySelector('[role="log"]').textContent`);
     const first = sessions.findIndex((s) => String(shown).includes(s.newest));
     const order = [0, 1, 2].filter((i) => i !== first);

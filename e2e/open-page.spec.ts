@@ -1,9 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { SessionEvent, SessionEventBody } from '../src-shared/session/events';
-import { EventLog } from '../src-main/store/eventLog';
 import { turnEvents } from '../src-main/testing/longLog';
-import { expect, fixtureAgent, leavePage, openApp, type RunningHost, shot, startHost, test } from './fixtures/host';
+import { expect, leavePage, openApp, type RunningHost, shot, test } from './fixtures/host';
+import { hostWithSessions } from './fixtures/longSession';
 
 // Opening a session in the page (issue 23, round 4): what the page asks for, in what order,
 // checked rather than timed. The session view's chunks are fetched beside the start bundle (not
@@ -17,34 +14,13 @@ test.afterEach(async ({ page }) => {
 
 const TURNS = 30;
 
-function writeLog(sessions: string, workspace: string, sessionId: string, label: string): void {
-  const log = new EventLog(join(sessions, `${sessionId}.jsonl`));
-  const bodies: SessionEventBody[] = [
-    { kind: 'session.created', agentId: 'fixture', agentName: 'Fixture Agent', cwd: workspace },
-    { kind: 'session.connected', acpSessionId: `acp_${sessionId}`, how: 'new' },
-  ];
-  for (let turn = 0; turn < TURNS; turn++) bodies.push(...turnEvents(turn, label));
-  log.append(bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: Date.UTC(2026, 0, 1) + i }) as SessionEvent));
-  log.close();
-}
-
 test('a page load fetches the session view with the start bundle and asks for the shown tab’s window first @v1', async ({ page }) => {
-  const agents = [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0', '--resume'])];
-  const first = await startHost({ settings: { agents } });
-  hosts.push(first);
-  await first.stop('SIGTERM');
-  const sessions = join(first.dataDir, 'sessions');
-  mkdirSync(sessions, { recursive: true });
-  for (const [id, label] of [
-    ['s_first', ' [first]'],
-    ['s_second', ' [second]'],
-    ['s_third', ' [third]'],
-  ])
-    writeLog(sessions, first.workspace, id, label);
-  // The shown tab is not the first one.
-  writeFileSync(join(sessions, 'tabs.json'), JSON.stringify({ open: ['s_first', 's_second', 's_third'], active: 's_second' }));
-  const host = await startHost({ dataDir: first.dataDir, workspace: first.workspace, settings: { agents } });
-  hosts.push(host);
+  // Three tabs; the shown one is not the first.
+  const host = await hostWithSessions(
+    hosts,
+    ['first', 'second', 'third'].map((label) => ({ sessionId: `s_${label}`, turns: TURNS, turn: (n: number) => turnEvents(n, ` [${label}]`) })),
+    's_second',
+  );
 
   // Each window the page asks for on the socket, in order.
   const windows: string[] = [];

@@ -30,7 +30,8 @@ export function App() {
   const theme = useStore((s) => s.theme);
   const sidebarOpen = useStore((s) => s.sidebarOpen);
   const active = app?.tabs.active ?? null;
-  const SessionViews = useLoadedModule(sessionViews)?.SessionViews;
+  const sessionViewsChunk = useLoadedModule(sessionViews);
+  const SessionViews = sessionViewsChunk.loaded?.SessionViews;
 
   // On a narrow window the sidebar is an overlay: showing a session folds it away.
   useEffect(() => {
@@ -112,7 +113,11 @@ export function App() {
         <Notices />
         <OrphanWorktrees />
         <TabStrip />
-        {SessionViews ? <SessionViews shown={view === 'session' ? active : null} /> : active && view === 'session' && <Loading />}
+        {SessionViews ? (
+          <SessionViews shown={view === 'session' ? active : null} />
+        ) : (
+          active && view === 'session' && (sessionViewsChunk.failure ? <ChunkFailed what="the session view" why={sessionViewsChunk.failure} /> : <Loading />)
+        )}
         {view === 'history' ? (
           <Suspense fallback={<Loading />}>
             <HistoryView />
@@ -156,5 +161,19 @@ function Loading() {
     <p className="muted loading" role="status">
       Loading…
     </p>
+  );
+}
+
+/** A chunk the page could not load (the host stopped, a network error): say so, and offer the one way back. */
+function ChunkFailed({ what, why }: { what: string; why: string }) {
+  return (
+    <div className="empty" role="alert">
+      <p>
+        Could not load {what}: {why}
+      </p>
+      <button type="button" className="primary" onClick={() => window.location.reload()}>
+        Reload
+      </button>
+    </div>
   );
 }

@@ -2,30 +2,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
-import { reduceSession } from '../../src-shared/session/reducer';
-import type { SessionState } from '../../src-shared/session/state';
-import { decodeV1Update } from '../acp/decode/v1Update';
 import { loadSessionLines, Slicer } from './searchFile';
 import { SearchIndex } from './searchIndex';
-
-const words = 'parser stream folds line event arriving nothing waits okapi zebra heron'.split(' ');
-
-/** A session of `turns` turns (a prompt and a reply each), with words that repeat across turns. */
-function session(sessionId: string, turns: number, skip = -1): SessionState {
-  const bodies: SessionEventBody[] = [{ kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w' }];
-  for (let turn = 0; turn < turns; turn++) {
-    if (turn === skip) continue;
-    const said = Array.from({ length: 8 }, (_, i) => words[(turn * 3 + i * 5) % words.length]).join(' ');
-    bodies.push({ kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}: ${said}` }] });
-    bodies.push(decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Answer ${turn} ${said} ${said}` } }));
-    bodies.push({ kind: 'turn.ended', turnId: `t${turn}`, stopReason: 'end_turn' });
-  }
-  return reduceSession(
-    undefined,
-    bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: 1000 + i }) as SessionEvent),
-  );
-}
+import { wordSession } from '../testing/wordSessions';
 
 const QUERIES = ['parser', 'okapi zebra', 'stre', 'arrivng', 'Question 17', 'heron waits line', 'nothing-here'];
 
@@ -33,11 +12,11 @@ describe('the saved search index (short lines, loaded in slices)', () => {
   it('a loaded index answers every query as the saved one did: same entries, scores and snippets', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-file-'));
     const index = new SearchIndex(dir, 60_000);
-    index.indexState(session('s1', 1500), 100, true);
-    index.indexState(session('s2', 40), 200, true);
+    index.indexState(wordSession('s1', 1500), 100, true);
+    index.indexState(wordSession('s2', 40), 200, true);
     index.flush();
     // Entries gone from a session leave discarded documents behind (MiniSearch's dirt): saved too.
-    index.indexState(session('s2', 40, 7), 210, true);
+    index.indexState(wordSession('s2', 40, { skip: 7 }), 210, true);
     index.flush();
     const again = new SearchIndex(dir);
     await again.load();
@@ -53,7 +32,7 @@ describe('the saved search index (short lines, loaded in slices)', () => {
   it('a long session is many short lines, each parsed after a chance for the event loop to run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-file-'));
     const index = new SearchIndex(dir, 60_000);
-    index.indexState(session('s1', 3000), 100, true);
+    index.indexState(wordSession('s1', 3000), 100, true);
     index.flush();
     const lines = readFileSync(join(index.dir, 's1.json'), 'utf8').split('\n');
     expect(lines.length).toBeGreaterThan(10);
@@ -67,11 +46,11 @@ describe('the saved search index (short lines, loaded in slices)', () => {
   it("the timer's save, in slices, writes an index that loads; a change made meanwhile is saved after it", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-file-'));
     const index = new SearchIndex(dir, 0);
-    index.indexState(session('s1', 2000), 100, true);
+    index.indexState(wordSession('s1', 2000), 100, true);
     await index.idle();
     // The save starts on its timer; this change arrives while it may still be writing.
     await new Promise((resolve) => setTimeout(resolve, 1));
-    index.indexState(session('s2', 5), 50, true);
+    index.indexState(wordSession('s2', 5), 50, true);
     await index.idle();
     const s2File = join(index.dir, 's2.json');
     for (let i = 0; i < 500 && !(existsSync(s2File) && readFileSync(index.file, 'utf8').includes('"s2"')); i++) {
@@ -89,8 +68,8 @@ describe('the saved search index (short lines, loaded in slices)', () => {
   it('the manifest alone answers which sessions are indexed; a change made before a session loads replaces its saved index', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-file-'));
     const index = new SearchIndex(dir, 60_000);
-    index.indexState(session('s1', 300), 100, true);
-    index.indexState(session('s2', 30), 200, true);
+    index.indexState(wordSession('s1', 300), 100, true);
+    index.indexState(wordSession('s2', 30), 200, true);
     index.flush();
     const again = new SearchIndex(dir, 60_000);
     await again.loadManifest();
@@ -98,7 +77,7 @@ describe('the saved search index (short lines, loaded in slices)', () => {
     expect(again.indexedSessions().sort()).toEqual(['s1', 's2']);
     expect(again.indexedLogSize('s1')).toBe(100);
     // s2 grew (a turn more) and is re-indexed from its state while the saved indexes load.
-    again.indexState(session('s2', 31), 250, true);
+    again.indexState(wordSession('s2', 31), 250, true);
     await again.load();
     await again.idle();
     expect(again.indexedLogSize('s2')).toBe(250);
@@ -119,13 +98,13 @@ describe('the saved search index (short lines, loaded in slices)', () => {
   it('a live change to a session whose saved index is loading waits for it, and indexes only what is new', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-file-'));
     const index = new SearchIndex(dir, 60_000);
-    index.indexState(session('s1', 2000), 100, true);
+    index.indexState(wordSession('s1', 2000), 100, true);
     index.flush();
     const again = new SearchIndex(dir, 60_000);
     await again.loadManifest();
     const loading = again.load();
     // The session's next turn arrives (a live update, not a full scan) while its index loads.
-    again.indexState(session('s1', 2001), 150, false);
+    again.indexState(wordSession('s1', 2001), 150, false);
     await loading;
     await again.idle();
     expect(again.indexedLogSize('s1')).toBe(150);

@@ -2,29 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
-import { reduceSession } from '../../src-shared/session/reducer';
-import type { SessionState } from '../../src-shared/session/state';
 import { entryText } from '../../src-shared/history/entryText';
-import { decodeV1Update } from '../acp/decode/v1Update';
 import { DocTexts } from './docTexts';
 import { SearchIndex } from './searchIndex';
-
-const words = 'parser stream folds line event arriving nothing waits okapi zebra heron'.split(' ');
-
-function session(sessionId: string, turns: number): SessionState {
-  const bodies: SessionEventBody[] = [{ kind: 'session.created', agentId: 'a', agentName: 'A', cwd: '/w' }];
-  for (let turn = 0; turn < turns; turn++) {
-    const said = Array.from({ length: 12 }, (_, i) => words[(turn * 7 + i * 5) % words.length]).join(' ');
-    bodies.push({ kind: 'turn.started', turnId: `t${turn}`, prompt: [{ type: 'text', text: `Question ${turn}: ${said}` }] });
-    bodies.push(decodeV1Update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Answer ${turn} ${said} ${said}` } }));
-    bodies.push({ kind: 'turn.ended', turnId: `t${turn}`, stopReason: 'end_turn' });
-  }
-  return reduceSession(
-    undefined,
-    bodies.map((body, i) => ({ ...body, sessionId, seq: i + 1, ts: 1000 + i }) as SessionEvent),
-  );
-}
+import { wordSession } from '../testing/wordSessions';
 
 /**
  * Host memory (issue 23, round 4): a guard that counts what the search index holds, not time.
@@ -35,7 +16,7 @@ describe('what the search index holds', () => {
   it('a loaded index keeps 8 bytes a posting in typed arrays, no posting Map, and its texts compressed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-search-memory-'));
     const built = new SearchIndex(dir, 60_000);
-    const state = session('s1', 3000);
+    const state = wordSession('s1', 3000, { perTurn: 12, stride: 7 });
     built.indexState(state, 100, true);
     built.flush();
     const rawChars = state.entries.reduce((sum, entry) => sum + entryText(entry).length, 0);

@@ -6,15 +6,20 @@ export interface LoadedModule<T> {
   promise: Promise<T>;
   /** The module, or undefined while it loads. */
   current(): T | undefined;
+  /** Why it could not be loaded (undefined while it loads or once it is there). */
+  failure(): string | undefined;
 }
 
 /** Starts loading a chunk now (not at first render): its fetch runs alongside the page's first requests. */
 export function loadModule<T>(load: () => Promise<T>, what: string): LoadedModule<T> {
   let value: T | undefined;
+  let failure: string | undefined;
   const promise = load().then((module) => (value = module));
-  // What would have been thrown to React by `lazy`: the view stays a "Loading…" placeholder.
-  promise.catch((error: unknown) => logRenderer('error', `Loading ${what}`, error));
-  return { promise, current: () => value };
+  promise.catch((error: unknown) => {
+    failure = error instanceof Error ? error.message : String(error);
+    logRenderer('error', `Loading ${what}`, error);
+  });
+  return { promise, current: () => value, failure: () => failure };
 }
 
 /**
@@ -26,20 +31,22 @@ export function loadModule<T>(load: () => Promise<T>, what: string): LoadedModul
  * rest of the 300 ms (issue 23, round 4: open). A state update when the chunk arrives renders
  * it at once.
  */
-export function useLoadedModule<T>(module: LoadedModule<T>): T | undefined {
-  const [value, setValue] = useState(module.current);
+export function useLoadedModule<T>(module: LoadedModule<T>): { loaded?: T; failure?: string } {
+  const [state, setState] = useState(() => ({ loaded: module.current(), failure: module.failure() }));
   useEffect(() => {
-    if (value !== undefined) return;
+    if (state.loaded !== undefined || state.failure !== undefined) return;
     let live = true;
     void module.promise.then(
       (loaded) => {
-        if (live) setValue(() => loaded);
+        if (live) setState({ loaded, failure: undefined });
       },
-      () => undefined,
+      () => {
+        if (live) setState({ loaded: undefined, failure: module.failure() ?? 'unknown error' });
+      },
     );
     return () => {
       live = false;
     };
-  }, [module, value]);
-  return value;
+  }, [module, state]);
+  return state;
 }

@@ -44,7 +44,10 @@ test.describe('checkpoints', () => {
     await expect(hunks).toHaveCount(0);
     expect(readFileSync(file, 'utf8')).toBe('alpha\nbeta\ngamma\ndelta\nepsilon\nZETA\nnew last line\n');
 
-    // The person edits the file meanwhile: a reject is refused and nothing is written.
+    // The person edits the file meanwhile: a reject is refused and nothing is written. (The Keep
+    // made the panel read the files again: the edit comes once that read is done, or the panel
+    // would show the edited text and the reject would rightly go through.)
+    await expect(panel.locator('.checkpoint-review')).toHaveAttribute('aria-busy', 'false');
     writeFileSync(file, 'alpha\nbeta\ngamma\ndelta\nepsilon\nZETA\nnew last line\nmine\n');
     await review.getByRole('button', { name: 'Reject file' }).click();
     await expect(panel.getByRole('alert')).toContainText('code.txt changed on disk since the Review panel showed it, so nothing was written');

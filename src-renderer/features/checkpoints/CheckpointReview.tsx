@@ -39,19 +39,24 @@ export function CheckpointReview({ sessionId }: { sessionId: string }) {
   const [unavailable, setUnavailable] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
+  // While the files are read again, what the panel shows may be older than the disk.
+  const [reading, setReading] = useState(true);
   const patch = (p: { reviewScope?: string; reviewPath?: string | null }) => useStore.getState().patchSessionUi(sessionId, p);
 
   // Read again whenever a checkpoint event arrives (a turn ended, a reject or a restore wrote files).
   useEffect(() => {
     let live = true;
-    reviewFiles(sessionId, scope).then(
-      (result) => {
-        if (!live) return;
-        setFiles(result.files);
-        setUnavailable(result.unavailable);
-      },
-      (failure: Error) => live && setError(failure.message),
-    );
+    setReading(true);
+    reviewFiles(sessionId, scope)
+      .then(
+        (result) => {
+          if (!live) return;
+          setFiles(result.files);
+          setUnavailable(result.unavailable);
+        },
+        (failure: Error) => live && setError(failure.message),
+      )
+      .finally(() => live && setReading(false));
     return () => {
       live = false;
     };
@@ -91,7 +96,7 @@ export function CheckpointReview({ sessionId }: { sessionId: string }) {
   };
 
   return (
-    <div className="review-view checkpoint-review">
+    <div className="review-view checkpoint-review" aria-busy={reading}>
       <div className="review-scope">
         <label>
           <span className="muted small">Changes of</span>

@@ -21,8 +21,9 @@ export interface TerminalViewProps {
   bare?: boolean;
   /**
    * A transcript row: a finished terminal shows its last lines as text, and xterm only once the
-   * row stays in view (or is pressed: content scrolling under a resting pointer enters each row). Scrolling past a session that ran thousands
-   * of commands mounted an xterm per row (issue 23).
+   * row stays in view or is pressed (not on pointer enter: content scrolling under a resting
+   * pointer enters each row). Scrolling past a session that ran thousands of commands mounted an
+   * xterm per row (issue 23).
    */
   deferred?: boolean;
 }

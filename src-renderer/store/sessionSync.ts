@@ -161,14 +161,22 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
     if (retries > 0) return again();
   };
 
-  const askPage = (sessionId: string, page: number, retries = RETRIES): Promise<void> => {
-    const key = `${sessionId}:${page}`;
+  /** One request per key at a time (a page or a pick): its answer goes to `receive`, a failure to `onError`. */
+  const askOnce = (
+    key: string,
+    sessionId: string,
+    fetch: () => Promise<EntryRange>,
+    again: () => Promise<void>,
+    retries: number,
+    answered?: () => void,
+  ): Promise<void> => {
     const existing = asked.get(key);
-    if (existing || !fetchRange) return existing ?? Promise.resolve();
-    const promise = fetchRange(sessionId, page * PAGE, (page + 1) * PAGE)
+    if (existing) return existing;
+    const promise = fetch()
       .then((range) => {
         asked.delete(key);
-        return receive(sessionId, range, () => askPage(sessionId, page, retries - 1), retries);
+        answered?.();
+        return receive(sessionId, range, again, retries);
       })
       .catch((error: Error) => {
         asked.delete(key);
@@ -176,6 +184,18 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
       });
     asked.set(key, promise);
     return promise;
+  };
+
+  const askPage = (sessionId: string, page: number, retries = RETRIES): Promise<void> => {
+    const fetch = fetchRange;
+    if (!fetch) return Promise.resolve();
+    return askOnce(
+      `${sessionId}:${page}`,
+      sessionId,
+      () => fetch(sessionId, page * PAGE, (page + 1) * PAGE),
+      () => askPage(sessionId, page, retries - 1),
+      retries,
+    );
   };
 
   /**
@@ -197,20 +217,17 @@ export function createSessionSync({ store, fetchEvents, fetchWindow, fetchRange,
   /** Loads every entry of one kind of view (`session.pick`), with the same `seq` rules as a page. */
   const pick = (sessionId: string, which: EntryPick, retries = RETRIES): Promise<void> => {
     const key = `${sessionId}:${which}`;
-    const existing = asked.get(key);
-    if (existing || picked.has(key) || !fetchPick || !store.getState().sessions[sessionId]) return existing ?? Promise.resolve();
-    const promise = fetchPick(sessionId, which)
-      .then((range) => {
-        asked.delete(key);
-        picked.add(key);
-        return receive(sessionId, range, () => pick(sessionId, which, retries - 1), retries);
-      })
-      .catch((error: Error) => {
-        asked.delete(key);
-        onError(error);
-      });
-    asked.set(key, promise);
-    return promise;
+    const fetch = fetchPick;
+    if (!fetch) return Promise.resolve();
+    if (!asked.has(key) && (picked.has(key) || !store.getState().sessions[sessionId])) return Promise.resolve();
+    return askOnce(
+      key,
+      sessionId,
+      () => fetch(sessionId, which),
+      () => pick(sessionId, which, retries - 1),
+      retries,
+      () => picked.add(key),
+    );
   };
 
   /** Whether main reported file changes in the session when it sent its window (entries not loaded included). */

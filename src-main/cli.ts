@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createCore } from './core/createCore';
+import type { AppCore } from './core/appCore';
 import { defaultDataDir } from './core/dataDir';
 import { startBrowserHost } from './server/browserHost';
 import { hostToken } from './server/hostToken';
@@ -101,7 +101,21 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const dataDir = resolve(values['data-dir'] ?? process.env.ACP_DESKTOP_DATA_DIR ?? defaultDataDir());
-  const core = createCore({
+  // The core loads once the page's first files are sent (`coreWhenServed.ts`): listening does
+  // not wait for the contract's schemas and every service to load.
+  let core: AppCore | null = null;
+  const loadCore = async (): Promise<AppCore> => {
+    try {
+      const { createCore } = await import('./core/createCore');
+      core = createCore(coreOptions);
+      return core;
+    } catch (error) {
+      // A host without its core could only answer errors: say why and stop, as before it listened.
+      console.error(`The app could not start: ${(error as Error)?.stack ?? String(error)}`);
+      process.exit(1);
+    }
+  };
+  const coreOptions = {
     dataDir,
     host: 'browser',
     defaultCwd: resolve(values.cwd ?? process.cwd()),
@@ -110,9 +124,9 @@ async function main(argv: string[]): Promise<void> {
     remoteBackoffMs: process.env.ACP_DESKTOP_REMOTE_BACKOFF_MS ? process.env.ACP_DESKTOP_REMOTE_BACKOFF_MS.split(',').map(Number) : undefined,
     // The page's first answer (the agent list) before the open tabs' sessions are read back.
     restoreAfterFirstAnswerMs: 1000,
-  });
+  } as const;
   const rendererDir = resolve(import.meta.dirname, '../renderer');
-  const host = await startBrowserHost({ core, rendererDir, host: values.host, port, token: values.token ?? hostToken(dataDir) });
+  const host = await startBrowserHost({ core: loadCore, rendererDir, host: values.host, port, token: values.token ?? hostToken(dataDir) });
   console.log(`ACP Desktop is serving at ${host.url}`);
   console.log(`Data folder: ${dataDir}`);
   let stopping = false;
@@ -122,7 +136,7 @@ async function main(argv: string[]): Promise<void> {
     // Agents get a grace period to exit; quitting must not hang on one that ignores SIGTERM.
     setTimeout(() => process.exit(0), 8000).unref();
     await host.close();
-    await core.dispose();
+    await (core as AppCore | null)?.dispose();
     process.exit(0);
   };
   process.on('SIGINT', stop);

@@ -11,7 +11,8 @@ import { describe, expect, it } from 'vitest';
  * rather than timing them, so a later static import that brings one back fails here.
  */
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRIES = ['src-main/cli.ts', 'src-main/electron/main.ts'];
+// `serve` loads the core after it listens (`coreWhenServed.ts`): its core's load is what lists agents.
+const ENTRIES = ['src-main/core/createCore.ts', 'src-main/electron/main.ts'];
 const NOT_AT_START = [/^@agentclientprotocol\/sdk(\/|$)/, /^semver$/, /^tar$/, /^yauzl$/, /^sax$/];
 
 function resolveFile(from: string, specifier: string): string | null {
@@ -77,4 +78,31 @@ describe('what a host loads at start (issue 23, cold start)', () => {
       expect(offending.map(([name, chain]) => `${name} via ${chain.join(' → ')}`)).toEqual([]);
     });
   }
+});
+
+/** Every file an entry loads before its first `import()`. */
+function filesAtStart(entry: string): Set<string> {
+  const files = new Set<string>();
+  const queue = [join(ROOT, entry)];
+  while (queue.length) {
+    const file = queue.shift()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    for (const specifier of valueImports(file)) {
+      const target = specifier.startsWith('.') ? resolveFile(file, specifier) : null;
+      if (target) queue.push(target);
+    }
+  }
+  return files;
+}
+
+describe('`serve` listens before it loads the core (issue 23, cold start)', () => {
+  it('loads neither the core, the contract, zod nor ws before the page can fetch index.html', () => {
+    const packages = [...packagesAtStart('src-main/cli.ts').keys()].filter((name) => !name.startsWith('node:'));
+    const files = [...filesAtStart('src-main/cli.ts')].map((file) => relative(ROOT, file));
+    // The walk reads the host's own files (it would find nothing if the entry's imports were not read).
+    expect(files).toContain('src-main/server/browserHost.ts');
+    expect(packages).toEqual([]);
+    expect(files.filter((file) => /core\/(createCore|dispatch)\.ts$|ipc\/contract\.ts$/.test(file))).toEqual([]);
+  });
 });

@@ -2,17 +2,25 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
-import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/contract';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { framesOf } from '../../src-shared/ipc/frameParts';
+import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/limits';
 import type { AppCore } from '../core/appCore';
-import { dispatch } from '../core/dispatch';
+import type { dispatch } from '../core/dispatch';
 import { logged } from '../log/mainLog';
+import { CoreWhenServed } from './coreWhenServed';
 import { cacheControl, pickEncoding, StaticAssets } from './staticAssets';
 
 export interface BrowserHostOptions {
-  core: AppCore;
+  /**
+   * The core, or how to load it. A host given a loader listens first and loads the core once
+   * the page's first files are sent (`coreWhenServed.ts`): the page starts sooner.
+   */
+  core: AppCore | (() => Promise<AppCore>);
+  /** With a loader: the core is loaded by then even if no page came (default 300 ms). */
+  loadCoreWithinMs?: number;
   /** The built renderer (`out/renderer`). */
   rendererDir: string;
   host?: string;
@@ -52,6 +60,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const host = options.host ?? '127.0.0.1';
   const rendererDir = resolve(options.rendererDir);
   const assets = new StaticAssets();
+  const given = options.core;
+  // The core with the dispatcher (it loads the contract's schemas) and the socket server: a
+  // socket's requests wait for all of them at once.
+  let serving: Promise<Serving> | null = null;
+  const load = (): Promise<Serving> =>
+    (serving ??= Promise.all([typeof given === 'function' ? given() : given, import('../core/dispatch')]).then(([core, loaded]) => {
+      sockets();
+      return { core, dispatch: loaded.dispatch };
+    }));
+  const deferred = typeof given === 'function' ? new CoreWhenServed(load, options.loadCoreWithinMs) : null;
+  const ready = (): Promise<Serving> => deferred?.get() ?? load();
   // Responses being sent, so that stopping lets them finish: a page still loading a script
   // when the host stops gets all of it, never a cut response (issue 28).
   const inFlight = new Set<ServerResponse>();
@@ -59,15 +78,26 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let drained: (() => void) | null = null;
   const server: Server = createServer((req, res) => {
     inFlight.add(res);
+    deferred?.receiving();
     res.on('close', () => {
       inFlight.delete(res);
+      deferred?.sent(parseRequestUrl(req.url)?.pathname ?? '', inFlight.size);
       if (inFlight.size === 0) drained?.();
     });
     if (closing) res.setHeader('connection', 'close');
     serveHttp(req, res, rendererDir, token, assets);
   });
   void assets.warm(rendererDir).catch(logged('Compressing the renderer for the browser host', 'debug'));
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_REQUEST_BYTES * 4 });
+  // `ws` is required when first needed: it is the host's largest package, and the page asks
+  // for a socket only after its script ran.
+  let wss: WebSocketServer | null = null;
+  const sockets = (): WebSocketServer => {
+    if (!wss) {
+      const { WebSocketServer: Server } = createRequire(import.meta.url)('ws') as typeof import('ws');
+      wss = new Server({ noServer: true, maxPayload: MAX_REQUEST_BYTES * 4 });
+    }
+    return wss;
+  };
 
   server.on('upgrade', (req, socket, head) => {
     // Whatever arrives, the answer is a status line; nothing a request carries may throw out of here.
@@ -78,7 +108,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
         socket.end(`HTTP/1.1 ${verdict}\r\nConnection: close\r\n\r\n`);
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => attach(ws, options.core));
+      sockets().handleUpgrade(req, socket, head, (ws) => attach(ws, ready()));
     } catch {
       socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     }
@@ -101,8 +131,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     token,
     close: async () => {
       closing = true;
-      for (const client of wss.clients) client.terminate();
-      await new Promise<void>((r) => wss.close(() => r()));
+      deferred?.dispose();
+      const open = wss;
+      if (open) {
+        for (const client of open.clients) client.terminate();
+        await new Promise<void>((r) => open.close(() => r()));
+      }
       // Responses in progress finish first (new ones are still served, with `connection: close`);
       // a reader that stalled is cut after the grace. Not `server.close()` yet: it also closes
       // the connections Node counts as idle, which includes one whose response was ended but
@@ -246,14 +280,31 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
   );
 }
 
-/** One window's connection: requests in, answers and events out. */
-function attach(ws: WebSocket, core: AppCore): void {
-  const off = core.on((name, payload) => {
-    if (ws.readyState !== ws.OPEN) return;
-    for (const frame of framesOf(JSON.stringify({ t: 'evt', name, payload }))) ws.send(frame);
-  });
-  ws.on('close', off);
-  ws.on('error', off);
+interface Serving {
+  core: AppCore;
+  dispatch: typeof dispatch;
+}
+
+/** One window's connection: requests in, answers and events out (once the core is there). */
+function attach(ws: WebSocket, serving: Promise<Serving>): void {
+  let off = (): void => {};
+  let gone = false;
+  const leave = () => {
+    gone = true;
+    off();
+  };
+  ws.on('close', leave);
+  ws.on('error', leave);
+  void serving.then(
+    ({ core }) => {
+      if (gone) return;
+      off = core.on((name, payload) => {
+        if (ws.readyState !== ws.OPEN) return;
+        for (const frame of framesOf(JSON.stringify({ t: 'evt', name, payload }))) ws.send(frame);
+      });
+    },
+    () => {},
+  );
   ws.on('message', async (data, isBinary) => {
     const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).byteLength;
     let message: { t?: unknown; id?: unknown; name?: unknown; input?: unknown };
@@ -280,7 +331,13 @@ function attach(ws: WebSocket, core: AppCore): void {
       ws.send(JSON.stringify({ t: 'res', id, ok: false, error: { code: 'bad_request', message: 'Expected {"t":"req","id",…}.' } }));
       return;
     }
-    const answer = await dispatch(core.handlers, message.name, message.input, size);
+    let answer: Awaited<ReturnType<typeof dispatch>>;
+    try {
+      const { core, dispatch: run } = await serving;
+      answer = await run(core.handlers, message.name, message.input, size);
+    } catch (error) {
+      answer = { ok: false, error: { code: 'failed', message: `The app could not start: ${(error as Error)?.message ?? String(error)}` } };
+    }
     if (ws.readyState !== ws.OPEN) return;
     for (const frame of framesOf(JSON.stringify({ t: 'res', id, ...answer }))) ws.send(frame);
   });

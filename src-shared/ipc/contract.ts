@@ -161,8 +161,8 @@ export type EventPayload<K extends EventName> = Events[K]['payload'];
 export const requestNames = Object.keys(requests) as RequestName[];
 export const eventNames = Object.keys(events) as EventName[];
 
-/** Largest serialized request main accepts; larger ones are refused with a clear error. */
-export const MAX_REQUEST_BYTES = 4 * 1024 * 1024;
+// In its own module so that a host can check a request's size before it loads the contract.
+export { MAX_REQUEST_BYTES } from './limits';
 
 /** The error every failed request answers with. */
 export interface ContractError {

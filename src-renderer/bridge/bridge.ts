@@ -87,6 +87,9 @@ function webSocketBridge(): ConnectedBridge {
       const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
       const adopted = early;
       early = null;
+      // From now on the bridge hears the frames; a request the early script sends later (its
+      // listeners run before the bridge's) is taken as asked before the page asks the same.
+      adopted?.adopt((asked) => preAsked.set(requestKey(asked.name, asked.input), asked.id));
       const ws = adopted?.socket ?? new WebSocket(`${protocol}//${location.host}/ws?token=${encodeURIComponent(token)}`);
       const opened = () => {
         retry = 0;
@@ -156,7 +159,6 @@ function webSocketBridge(): ConnectedBridge {
       };
       ws.onclose = closed;
       if (adopted) {
-        adopted.adopt();
         for (const { id, name, input } of adopted.asked) preAsked.set(requestKey(name, input), id);
         if (replay.length) setTimeout(next, 0);
         // Its open or close may have happened before this bridge listened (a close as a task:

@@ -8,7 +8,9 @@ import { takeToken } from './token';
  * its `session.window` all waited for it. This script does them meanwhile and keeps every frame;
  * the socket bridge (bridge.ts) adopts the socket, replays the frames, and takes the early answers
  * for the same requests instead of asking again. It asks only what the store asks first, with the
- * same input, so nothing changes but when.
+ * same input, so nothing changes but when. The socket often opens only after index.js ran: this
+ * script goes on asking after the bridge adopted it (its listeners run before the bridge's, which
+ * `onAsk` tells of each request before the bridge could ask the same).
  */
 export interface EarlySocket {
   socket: WebSocket;
@@ -17,8 +19,8 @@ export interface EarlySocket {
   frames: string[];
   /** The requests sent, by id (strings, so they never meet the bridge's numbered ones). */
   asked: { id: string; name: string; input: unknown }[];
-  /** Set by the bridge when it takes the socket over: this script then stops listening. */
-  adopt(): void;
+  /** Called by the bridge when it takes the socket over: frames are no longer kept; each later request is told to `onAsk`. */
+  adopt(onAsk: (asked: { id: string; name: string; input: unknown }) => void): void;
 }
 
 declare global {
@@ -49,19 +51,18 @@ export function openEarlySocket(): EarlySocket | null {
   const frames: string[] = [];
   const asked: EarlySocket['asked'] = [];
   const joiner = new FrameJoiner();
-  let windowAsked = false;
+  let adopted: ((asked: { id: string; name: string; input: unknown }) => void) | null = null;
   const ask = (name: string, input: unknown) => {
-    const id = `early:${asked.length + 1}`;
-    asked.push({ id, name, input });
-    socket.send(JSON.stringify({ t: 'req', id, name, input }));
+    const request = { id: `early:${asked.length + 1}`, name, input };
+    asked.push(request);
+    socket.send(JSON.stringify({ t: 'req', ...request }));
+    adopted?.(request);
   };
-  socket.onopen = () => ask('app.state', {});
-  socket.onmessage = (message) => {
-    const text = String(message.data);
-    frames.push(text);
-    // Once the window is asked for, the rest is the bridge's to read (it may be large).
-    if (windowAsked) return;
-    const frame = joiner.push(text);
+  // Listeners, not `on…` handlers: the bridge sets those, and these run first.
+  socket.addEventListener('open', () => ask('app.state', {}), { once: true });
+  const keep = (message: MessageEvent) => frames.push(String(message.data));
+  const watch = (message: MessageEvent) => {
+    const frame = joiner.push(String(message.data));
     if (frame === null) return;
     let data: { t?: string; id?: unknown; name?: string; ok?: boolean; result?: unknown; payload?: unknown };
     try {
@@ -72,17 +73,20 @@ export function openEarlySocket(): EarlySocket | null {
     const app = data.t === 'res' && data.id === 'early:1' && data.ok ? data.result : data.t === 'evt' && data.name === 'app.state' ? data.payload : null;
     const shown = shownTab(app);
     if (shown === null) return;
-    windowAsked = true;
+    // Done: the rest is the bridge's to read (it may be large).
+    socket.removeEventListener('message', watch);
     ask('session.window', { sessionId: shown });
   };
+  socket.addEventListener('message', keep);
+  socket.addEventListener('message', watch);
   const early: EarlySocket = {
     socket,
     token,
     frames,
     asked,
-    adopt() {
-      socket.onopen = null;
-      socket.onmessage = null;
+    adopt(onAsk) {
+      adopted = onAsk;
+      socket.removeEventListener('message', keep);
     },
   };
   window.acpEarlySocket = early;

@@ -1,8 +1,7 @@
-import { FrameJoiner } from '../../src-shared/ipc/frameParts';
 import type { AppBridge, ContractError, EventName, EventPayload, RequestName, RequestInput, RequestResult } from '../../src-shared/ipc/contract';
 import { logged } from '../log';
-import type { EarlySocket } from './earlySocket';
-import { takeToken } from './token';
+// From the early entry, not their own modules: see early.ts.
+import { FrameJoiner, takeEarlySocket, takeToken } from '../early';
 
 type Answer = { ok: true; result: unknown } | { ok: false; error: ContractError };
 
@@ -49,16 +48,6 @@ function electronBridge(exposed: NonNullable<Window['acpDesktop']>): ConnectedBr
       return () => {};
     },
   };
-}
-
-/**
- * The socket index.html's early script opened (earlySocket.ts), once: the first bridge takes it;
- * after that, or when the script has not run yet, the script must not open one (`false`).
- */
-function takeEarlySocket(): EarlySocket | null {
-  const early = window.acpEarlySocket || null;
-  window.acpEarlySocket = false;
-  return early;
 }
 
 /** The same request: its name and input as sent. */

@@ -93,3 +93,12 @@ export function openEarlySocket(): EarlySocket | null {
   return early;
 }
 
+/** The early socket, once: the first bridge takes it; after that, or when this script has not run yet, it must not open one (`false`). */
+export function takeEarlySocket(): EarlySocket | null {
+  const early = window.acpEarlySocket || null;
+  window.acpEarlySocket = false;
+  return early;
+}
+
+export { takeToken };
+

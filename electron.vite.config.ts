@@ -110,7 +110,9 @@ export default defineConfig({
       outDir: 'out/renderer',
       // `RENDERER_MINIFY=0 npm run build`: readable function names in page CPU profiles (bench:stream --profile).
       minify: process.env.RENDERER_MINIFY !== '0',
-      rolldownOptions: { input: { index: resolve(import.meta.dirname, 'src-renderer/index.html'), early: resolve(import.meta.dirname, 'src-renderer/early.ts') } },
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src-renderer/index.html'), early: resolve(import.meta.dirname, 'src-renderer/early.ts') },
+      },
     },
   },
 });

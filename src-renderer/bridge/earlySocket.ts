@@ -44,7 +44,7 @@ function shownTab(app: unknown): string | null {
 
 export function openEarlySocket(): EarlySocket | null {
   // Electron has no socket (window.acpDesktop is its bridge); a bridge already running has its own.
-  if (window.acpDesktop || typeof WebSocket !== 'function' || window.acpEarlySocket !== undefined) return null;
+  if (typeof window === 'undefined' || window.acpDesktop || typeof WebSocket !== 'function' || window.acpEarlySocket !== undefined) return null;
   const token = takeToken();
   const protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const socket = new WebSocket(`${protocol}//${location.host}/ws?token=${encodeURIComponent(token)}`);
@@ -101,4 +101,3 @@ export function takeEarlySocket(): EarlySocket | null {
 }
 
 export { takeToken };
-

@@ -20,8 +20,8 @@ function preloadChunks(entries: RegExp[]): Plugin {
         if (!bundle) return [];
         const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
         const byName = new Map(chunks.map((c) => [c.fileName, c]));
-        const entry = chunks.find((c) => c.isEntry);
-        const already = new Set(entry ? [entry.fileName, ...entry.imports] : []);
+        // Every entry (index.js and the early script) and what it imports is loaded already.
+        const already = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [c.fileName, ...c.imports]));
         const files = new Set<string>();
         const css = new Set<string>();
         const visit = (fileName: string) => {

@@ -157,3 +157,41 @@ describe('the socket bridge adopts the early script’s socket (issue 23, round 
     expect(states).toEqual(['connecting', 'open']);
   });
 });
+
+describe('an early answer the page has not taken yet', () => {
+  beforeEach(async () => {
+    FakeSocket.made = [];
+    const store = new Map<string, string>();
+    vi.stubGlobal('location', new URL('http://127.0.0.1:9999/?token=secret'));
+    vi.stubGlobal('history', { replaceState: vi.fn() });
+    vi.stubGlobal('sessionStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) });
+    vi.stubGlobal('WebSocket', FakeSocket);
+    vi.stubGlobal('window', { acpEarlySocket: false });
+    await import('../early');
+    (globalThis.window as Window).acpEarlySocket = undefined;
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is dropped once an event changes that session: the page then asks main again', async () => {
+    const { openEarlySocket } = await import('./earlySocket');
+    const { createBridge } = await import('./bridge');
+    openEarlySocket();
+    const socket = FakeSocket.made[0];
+    socket.open();
+    socket.receive({ t: 'res', id: 'early:1', ok: true, result: app({ open: ['s_a'], active: 's_a' }) });
+    socket.receive({ t: 'res', id: 'early:2', ok: true, result: windowOf('s_a') });
+    const bridge = createBridge();
+    await settle();
+    // New events of s_a after the early window: that answer misses them.
+    socket.receive({ t: 'evt', name: 'session.events', payload: { sessionId: 's_a', events: [] } });
+    await settle();
+    void bridge.request('session.window', { sessionId: 's_a' });
+    await settle();
+    expect(socket.sent.at(-1)).toMatchObject({ id: 1, name: 'session.window', input: { sessionId: 's_a' } });
+    // The app state answer had no such event: still taken.
+    expect(await bridge.request('app.state', {})).toEqual(app({ open: ['s_a'], active: 's_a' }));
+    expect(socket.sent).toHaveLength(3);
+  });
+});

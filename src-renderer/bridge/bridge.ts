@@ -69,6 +69,21 @@ function webSocketBridge(): ConnectedBridge {
   let retry = 0;
 
   const setState = (state: ConnectionState) => connectionListeners.forEach((l) => l(state));
+  // An early answer nobody took yet is dropped once an event changes what it answered: the page
+  // asking later gets a fresh answer, not one that misses what the event said.
+  const dropStale = (event: string, payload: unknown) => {
+    const changed =
+      event === 'app.state'
+        ? 'app.state'
+        : event === 'session.events'
+          ? requestKey('session.window', { sessionId: (payload as { sessionId?: unknown }).sessionId })
+          : null;
+    for (const [key, id] of preAsked) {
+      if (!earlyAnswers.has(id) || (key !== changed && !key.startsWith(`${changed} `))) continue;
+      preAsked.delete(key);
+      earlyAnswers.delete(id);
+    }
+  };
 
   const connect = (): Promise<WebSocket> => {
     open ??= new Promise<WebSocket>((resolve, reject) => {
@@ -92,8 +107,10 @@ function webSocketBridge(): ConnectedBridge {
         const frame = joiner.push(text);
         if (frame === null) return;
         const data = JSON.parse(frame) as { t: string; id?: number | string; name?: string; payload?: unknown } & Answer;
-        if (data.t === 'evt' && data.name) listeners.get(data.name)?.forEach((l) => l(data.payload));
-        else if (data.t === 'res' && (typeof data.id === 'number' || typeof data.id === 'string')) {
+        if (data.t === 'evt' && data.name) {
+          dropStale(data.name, data.payload);
+          listeners.get(data.name)?.forEach((l) => l(data.payload));
+        } else if (data.t === 'res' && (typeof data.id === 'number' || typeof data.id === 'string')) {
           const entry = waiting.get(data.id);
           waiting.delete(data.id);
           if (!entry) {

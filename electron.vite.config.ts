@@ -20,8 +20,8 @@ function preloadChunks(entries: RegExp[]): Plugin {
         if (!bundle) return [];
         const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
         const byName = new Map(chunks.map((c) => [c.fileName, c]));
-        const entry = chunks.find((c) => c.isEntry);
-        const already = new Set(entry ? [entry.fileName, ...entry.imports] : []);
+        // Every entry (index.js and the early script) and what it imports is loaded already.
+        const already = new Set(chunks.filter((c) => c.isEntry).flatMap((c) => [c.fileName, ...c.imports]));
         const files = new Set<string>();
         const css = new Set<string>();
         const visit = (fileName: string) => {
@@ -36,6 +36,35 @@ function preloadChunks(entries: RegExp[]): Plugin {
           ...[...files].map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const })),
           ...[...css].map((f) => ({ tag: 'link', attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `./${f}` }, injectTo: 'head' as const })),
         ];
+      },
+    },
+  };
+}
+
+/**
+ * The early script (src-renderer/early.ts, a second entry of the renderer's build) as the first
+ * script of index.html, `async` so it runs as soon as it arrives rather than after index.js: it
+ * opens the host's socket and asks for the app state and the shown tab's window while index.js
+ * loads and runs (bridge/earlySocket.ts; issue 23, round 5). After the CSP's meta, which must
+ * precede every script it governs; its own imports are preloaded beside it.
+ */
+function earlyEntry(entry: RegExp): Plugin {
+  return {
+    name: 'acp:early-entry',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        const chunk = Object.values(bundle).find((c) => c.type === 'chunk' && c.isEntry && c.facadeModuleId && entry.test(c.facadeModuleId));
+        if (!chunk || chunk.type !== 'chunk') throw new Error('acp:early-entry: the early script is not in the build');
+        const tags = [
+          `<script type="module" async crossorigin src="./${chunk.fileName}"></script>`,
+          ...chunk.imports.filter((f) => !html.includes(f)).map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`),
+        ];
+        const at = html.indexOf('<script');
+        if (at < 0) throw new Error('acp:early-entry: index.html has no script to put the early script before');
+        return `${html.slice(0, at)}${tags.join('\n    ')}\n    ${html.slice(at)}`;
       },
     },
   };
@@ -76,12 +105,14 @@ export default defineConfig({
   },
   renderer: {
     root: 'src-renderer',
-    plugins: [react(), preloadChunks([/[\\/]features[\\/]chat[\\/]SessionViews\.tsx$/])],
+    plugins: [react(), preloadChunks([/[\\/]features[\\/]chat[\\/]SessionViews\.tsx$/]), earlyEntry(/[\\/]src-renderer[\\/]early\.ts$/)],
     build: {
       outDir: 'out/renderer',
       // `RENDERER_MINIFY=0 npm run build`: readable function names in page CPU profiles (bench:stream --profile).
       minify: process.env.RENDERER_MINIFY !== '0',
-      rolldownOptions: { input: resolve(import.meta.dirname, 'src-renderer/index.html') },
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src-renderer/index.html'), early: resolve(import.meta.dirname, 'src-renderer/early.ts') },
+      },
     },
   },
 });

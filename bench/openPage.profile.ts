@@ -75,7 +75,7 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
   let t0 = 0;
   const at = (ts: number) => ts * 1000 - t0;
   const requests = new Map<string, { url: string; sent: number }>();
-  const asked = new Map<number, { name: string; at: number; bytes: number }>();
+  const asked = new Map<string, { name: string; at: number; bytes: number }>();
   let firstWindow = NaN;
   let firstAnswer = NaN;
   let before = 0;
@@ -98,20 +98,21 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
     cdp.on('Network.webSocketHandshakeResponseReceived', (e) => lines.push({ at: at(e.timestamp), text: 'socket open' }));
     cdp.on('Network.webSocketFrameSent', (e) => {
       const data = e.response.payloadData;
-      const m = /^\{"t":"req","id":(\d+),"name":"([^"]+)"/.exec(data);
+      // Ids are numbers, or strings from the early script ("early:1").
+      const m = /^\{"t":"req","id":(\d+|"[^"]*"),"name":"([^"]+)"/.exec(data);
       if (!m) return;
-      const id = Number(m[1]);
+      const id = m[1];
       asked.set(id, { name: m[2], at: at(e.timestamp), bytes: 0 });
       if (m[2] === 'session.window' && Number.isNaN(firstWindow)) firstWindow = at(e.timestamp);
       if (Number.isNaN(firstWindow)) before++;
     });
     cdp.on('Network.webSocketFrameReceived', (e) => {
       const data = e.response.payloadData;
-      const m = /^\{"t":"res","id":(\d+)/.exec(data);
+      const m = /^\{"t":"res","id":(\d+|"[^"]*")/.exec(data);
       const evt = /^\{"t":"evt","name":"([^"]+)"/.exec(data);
       if (evt) lines.push({ at: at(e.timestamp), text: `  ← event ${evt[1]} (${(data.length / 1024).toFixed(1)} KB)` });
       if (!m) return;
-      const r = asked.get(Number(m[1]));
+      const r = asked.get(m[1]);
       if (r?.name === 'session.window' && Number.isNaN(firstAnswer)) firstAnswer = at(e.timestamp);
       if (r) lines.push({ at: r.at, text: `  → ${r.name} … answered ${at(e.timestamp).toFixed(0)} ms (${(data.length / 1024).toFixed(1)} KB)` });
     });

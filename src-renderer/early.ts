@@ -1,0 +1,10 @@
+// A separate entry that index.html runs before index.js (electron.vite.config.ts, earlyEntry):
+// see bridge/earlySocket.ts. The socket bridge imports what it shares with this script from here,
+// so that the build puts all of it in this entry's one file (which index.js imports) rather than in
+// a third chunk the early script would have to wait for.
+import { openEarlySocket } from './bridge/earlySocket';
+
+openEarlySocket();
+
+export { takeEarlySocket, takeToken } from './bridge/earlySocket';
+export { FrameJoiner } from '../src-shared/ipc/frameParts';

@@ -115,7 +115,9 @@ async function main(): Promise<void> {
       for (const out of OUTS) {
         const result = await round(browser, dataDir, newest, out);
         results.get(out)!.push(result);
-        console.log(`  ${out}: ${result.ms.toFixed(0)} ms, p95 frame ${result.p95.toFixed(1)} ms, page main thread CPU ${result.cpuMs.toFixed(0)} ms (load ${load()})`);
+        console.log(
+          `  ${out}: ${result.ms.toFixed(0)} ms, p95 frame ${result.p95.toFixed(1)} ms, page main thread CPU ${result.cpuMs.toFixed(0)} ms (load ${load()})`,
+        );
         if (result.profile) {
           console.log(`  profile ${result.profile}`);
           for (const line of hottest(result.profile, 25)) console.log(`    ${line}`);

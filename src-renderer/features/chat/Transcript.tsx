@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { ensureEntries, ensureEntry, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
+import { useMarkdownAhead } from './markdownAhead';
 import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
@@ -72,6 +73,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
   const start = Math.max(0, upperBound(offsets, top - overscan) - 1);
   const end = Math.min(count, upperBound(offsets, top + viewport.height + overscan));
+  useMarkdownAhead(entries, start, end);
 
   const scrollToBottom = useCallback(() => {
     const element = scroller.current;
@@ -240,8 +242,11 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   );
 }
 
-/** One measured row; observed while mounted, so scrolled-away rows are not kept alive. */
-function Row({ id, index, sessionId, observer }: { id: string; index: number; sessionId: string; observer: ResizeObserver | null }) {
+/**
+ * One measured row; observed while mounted, so scrolled-away rows are not kept alive. Memoized:
+ * the transcript renders again on every scroll step, and its rows that stay have the same props.
+ */
+const Row = memo(function Row({ id, index, sessionId, observer }: { id: string; index: number; sessionId: string; observer: ResizeObserver | null }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const element = ref.current;
@@ -254,7 +259,7 @@ function Row({ id, index, sessionId, observer }: { id: string; index: number; se
       <EntryView sessionId={sessionId} index={index} />
     </div>
   );
-}
+});
 
 /** Rows `[start, end)`, holes included (`slice().map()` skips the slots of entries not loaded). */
 function rowsOf(entries: readonly (TranscriptEntry | undefined)[], start: number, end: number) {

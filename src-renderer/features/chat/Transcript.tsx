@@ -1,9 +1,11 @@
 import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { ensureEntries, ensureEntry, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
 import { useMarkdownAhead } from './markdownAhead';
+import { grownRange, rowRange, type RowRange } from './rowRange';
 import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
@@ -71,9 +73,33 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   }
   const total = offsets[count];
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
-  const start = Math.max(0, upperBound(offsets, top - overscan) - 1);
-  const end = Math.min(count, upperBound(offsets, top + viewport.height + overscan));
+  // The rows rendered last time are kept while they cover the viewport (rowRange.ts).
+  const kept = useRef<RowRange | null>(null);
+  const range = rowRange(offsets, count, top, top + viewport.height, overscan, kept.current);
+  kept.current = range;
+  const { start, end } = range;
   useMarkdownAhead(entries, start, end);
+  // Which way the wheel last turned: while the page is idle, rows are rendered ahead that way.
+  const wheeledUp = useRef<boolean | null>(null);
+  const [, setGrowth] = useState(0);
+  useEffect(() => {
+    const up = wheeledUp.current;
+    if (up === null || followingRef.current || typeof requestIdleCallback !== 'function') return;
+    const next = grownRange(offsets, count, range, top, top + viewport.height, up);
+    if (!next) return;
+    let handle = 0;
+    const grow = (deadline: IdleDeadline) => {
+      // Rendering a few rows takes a few milliseconds: not at the very end of an idle period.
+      if (deadline.timeRemaining() < 4) {
+        handle = requestIdleCallback(grow);
+        return;
+      }
+      kept.current = next;
+      flushSync(() => setGrowth((n) => n + 1));
+    };
+    handle = requestIdleCallback(grow);
+    return () => cancelIdleCallback(handle);
+  });
 
   const scrollToBottom = useCallback(() => {
     const element = scroller.current;
@@ -191,7 +217,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     else if (!atBottom && followingRef.current && element.scrollTop < lastTop.current - 2) setFollowing(false);
     lastTop.current = element.scrollTop;
     cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => setViewport((v) => (v.top === element.scrollTop ? v : { ...v, top: element.scrollTop })));
+    // Rendered within the frame (before its paint): a state update from a frame callback is
+    // otherwise rendered in a task after the frame, and its rows painted a frame later.
+    frame.current = requestAnimationFrame(() => flushSync(() => setViewport((v) => (v.top === element.scrollTop ? v : { ...v, top: element.scrollTop }))));
   };
 
   const jump = () => {
@@ -210,6 +238,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         tabIndex={0}
         onScroll={onScroll}
         onWheel={(event) => {
+          if (event.deltaY !== 0) wheeledUp.current = event.deltaY < 0;
           if (event.deltaY < 0 && followingRef.current && scroller.current && scroller.current.scrollTop > 0) setFollowing(false);
         }}
         onKeyDown={(event) => {
@@ -266,16 +295,4 @@ function rowsOf(entries: readonly (TranscriptEntry | undefined)[], start: number
   const rows: { entry: TranscriptEntry | undefined; index: number }[] = [];
   for (let index = start; index < end; index++) rows.push({ entry: entries[index], index });
   return rows;
-}
-
-/** The first index whose offset is greater than `value`. */
-function upperBound(offsets: Float64Array, value: number): number {
-  let low = 0;
-  let high = offsets.length - 1;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (offsets[mid] <= value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

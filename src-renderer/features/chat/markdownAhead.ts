@@ -46,6 +46,9 @@ export function useMarkdownAhead(entries: readonly (TranscriptEntry | undefined)
   const last = useRef({ start, up: true });
   if (start !== last.current.start) last.current = { start, up: start < last.current.start };
   const up = last.current.up;
+  // Read when the range moves, not on every streamed chunk (entries change with each one).
+  const latest = useRef(entries);
+  latest.current = entries;
   useEffect(() => {
     if (typeof requestIdleCallback !== 'function') return;
     let handle = 0;
@@ -55,11 +58,11 @@ export function useMarkdownAhead(entries: readonly (TranscriptEntry | undefined)
         handle = requestIdleCallback(run);
         return;
       }
-      prepareAhead(entries, start, end, up, () => deadline.timeRemaining());
+      prepareAhead(latest.current, start, end, up, () => deadline.timeRemaining());
       // Out of time before the last entry: the rest in the next idle period.
       if (deadline.timeRemaining() < MIN_IDLE_MS) handle = requestIdleCallback(run);
     };
     handle = requestIdleCallback(run);
     return () => cancelIdleCallback(handle);
-  }, [entries, start, end, up]);
+  }, [start, end, up]);
 }

@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { ensureEntries, ensureEntry, useStore } from '../../store';
@@ -45,7 +45,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const followingRef = useRef(saved.current?.following ?? true);
   const [following, setFollowingState] = useState(followingRef.current);
   const [viewport, setViewport] = useState({ top: saved.current?.top ?? 0, height: 800 });
-  const [, setMeasureVersion] = useState(0);
+  const [measureVersion, setMeasureVersion] = useState(0);
   const lastTop = useRef(0);
   const frame = useRef(0);
   // The first frame of a view draws the rows in the viewport only, the overscan a frame later:
@@ -64,13 +64,18 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     setFollowingState(value);
   }, []);
 
-  // Offsets of every row (prefix sums): O(n) per render, cheap next to rendering rows.
+  // Offsets of every row (prefix sums): O(n), so computed again only when the entries or a
+  // measured height changed, not on every scroll step (the render a wheel step causes).
   const count = entries.length;
-  const offsets = new Float64Array(count + 1);
-  for (let i = 0; i < count; i++) {
-    const entry = entries[i];
-    offsets[i + 1] = offsets[i] + ((entry && heights.get(entry.id)) ?? estimate(entry));
-  }
+  const offsets = useMemo(() => {
+    const sums = new Float64Array(entries.length + 1);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      sums[i + 1] = sums[i] + ((entry && heights.get(entry.id)) ?? estimate(entry));
+    }
+    return sums;
+    // measureVersion: the heights map is changed in place, and measureVersion says it was.
+  }, [entries, heights, measureVersion]);
   const total = offsets[count];
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
   // The rows rendered last time are kept while they cover the viewport (rowRange.ts).

@@ -68,3 +68,22 @@ export function mainThreadTime(file: string): { cpuMs: number; wallMs: number } 
   }
   return { cpuMs: cpu / 1000, wallMs: wall / 1000 };
 }
+
+/** The page main thread's trace events by name (total wall ms, count), largest first: where layout, style and script went. */
+export function traceSummary(file: string, count = 15): string[] {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents?: TraceEvent[] } | TraceEvent[];
+  const events = Array.isArray(raw) ? raw : (raw.traceEvents ?? []);
+  const mains = new Set(events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
+  const totals = new Map<string, { ms: number; n: number }>();
+  for (const e of events) {
+    if (e.ph !== 'X' || e.dur === undefined || !mains.has(`${e.pid}:${e.tid}`)) continue;
+    const total = totals.get(e.name) ?? { ms: 0, n: 0 };
+    total.ms += e.dur / 1000;
+    total.n++;
+    totals.set(e.name, total);
+  }
+  return [...totals.entries()]
+    .sort((a, b) => b[1].ms - a[1].ms)
+    .slice(0, count)
+    .map(([name, { ms, n }]) => `${ms.toFixed(0).padStart(7)} ms ×${String(n).padStart(5)}  ${name}`);
+}

@@ -1,8 +1,11 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { ensureEntries, ensureEntry, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
+import { useMarkdownAhead } from './markdownAhead';
+import { grownRange, rowRange, type RowRange } from './rowRange';
 import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
@@ -42,7 +45,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const followingRef = useRef(saved.current?.following ?? true);
   const [following, setFollowingState] = useState(followingRef.current);
   const [viewport, setViewport] = useState({ top: saved.current?.top ?? 0, height: 800 });
-  const [, setMeasureVersion] = useState(0);
+  const [measureVersion, setMeasureVersion] = useState(0);
   const lastTop = useRef(0);
   const frame = useRef(0);
   // The first frame of a view draws the rows in the viewport only, the overscan a frame later:
@@ -61,17 +64,47 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     setFollowingState(value);
   }, []);
 
-  // Offsets of every row (prefix sums): O(n) per render, cheap next to rendering rows.
+  // Offsets of every row (prefix sums): O(n), so computed again only when the entries or a
+  // measured height changed, not on every scroll step (the render a wheel step causes).
   const count = entries.length;
-  const offsets = new Float64Array(count + 1);
-  for (let i = 0; i < count; i++) {
-    const entry = entries[i];
-    offsets[i + 1] = offsets[i] + ((entry && heights.get(entry.id)) ?? estimate(entry));
-  }
+  const offsets = useMemo(() => {
+    const sums = new Float64Array(entries.length + 1);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i];
+      sums[i + 1] = sums[i] + ((entry && heights.get(entry.id)) ?? estimate(entry));
+    }
+    return sums;
+    // measureVersion: the heights map is changed in place, and measureVersion says it was.
+  }, [entries, heights, measureVersion]);
   const total = offsets[count];
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
-  const start = Math.max(0, upperBound(offsets, top - overscan) - 1);
-  const end = Math.min(count, upperBound(offsets, top + viewport.height + overscan));
+  // The rows rendered last time are kept while they cover the viewport (rowRange.ts).
+  const kept = useRef<RowRange | null>(null);
+  const range = rowRange(offsets, count, top, top + viewport.height, overscan, kept.current);
+  kept.current = range;
+  const { start, end } = range;
+  useMarkdownAhead(entries, start, end);
+  // Which way the wheel last turned: while the page is idle, rows are rendered ahead that way.
+  const wheeledUp = useRef<boolean | null>(null);
+  const [, setGrowth] = useState(0);
+  useEffect(() => {
+    const up = wheeledUp.current;
+    if (up === null || followingRef.current || typeof requestIdleCallback !== 'function') return;
+    const next = grownRange(offsets, count, range, top, top + viewport.height, up);
+    if (!next) return;
+    let handle = 0;
+    const grow = (deadline: IdleDeadline) => {
+      // Rendering a few rows takes a few milliseconds: not at the very end of an idle period.
+      if (deadline.timeRemaining() < 4) {
+        handle = requestIdleCallback(grow);
+        return;
+      }
+      kept.current = next;
+      flushSync(() => setGrowth((n) => n + 1));
+    };
+    handle = requestIdleCallback(grow);
+    return () => cancelIdleCallback(handle);
+  });
 
   const scrollToBottom = useCallback(() => {
     const element = scroller.current;
@@ -189,7 +222,9 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     else if (!atBottom && followingRef.current && element.scrollTop < lastTop.current - 2) setFollowing(false);
     lastTop.current = element.scrollTop;
     cancelAnimationFrame(frame.current);
-    frame.current = requestAnimationFrame(() => setViewport((v) => (v.top === element.scrollTop ? v : { ...v, top: element.scrollTop })));
+    // Rendered within the frame (before its paint): a state update from a frame callback is
+    // otherwise rendered in a task after the frame, and its rows painted a frame later.
+    frame.current = requestAnimationFrame(() => flushSync(() => setViewport((v) => (v.top === element.scrollTop ? v : { ...v, top: element.scrollTop }))));
   };
 
   const jump = () => {
@@ -208,6 +243,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         tabIndex={0}
         onScroll={onScroll}
         onWheel={(event) => {
+          if (event.deltaY !== 0) wheeledUp.current = event.deltaY < 0;
           if (event.deltaY < 0 && followingRef.current && scroller.current && scroller.current.scrollTop > 0) setFollowing(false);
         }}
         onKeyDown={(event) => {
@@ -240,8 +276,11 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   );
 }
 
-/** One measured row; observed while mounted, so scrolled-away rows are not kept alive. */
-function Row({ id, index, sessionId, observer }: { id: string; index: number; sessionId: string; observer: ResizeObserver | null }) {
+/**
+ * One measured row; observed while mounted, so scrolled-away rows are not kept alive. Memoized:
+ * the transcript renders again on every scroll step, and its rows that stay have the same props.
+ */
+const Row = memo(function Row({ id, index, sessionId, observer }: { id: string; index: number; sessionId: string; observer: ResizeObserver | null }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const element = ref.current;
@@ -254,23 +293,11 @@ function Row({ id, index, sessionId, observer }: { id: string; index: number; se
       <EntryView sessionId={sessionId} index={index} />
     </div>
   );
-}
+});
 
 /** Rows `[start, end)`, holes included (`slice().map()` skips the slots of entries not loaded). */
 function rowsOf(entries: readonly (TranscriptEntry | undefined)[], start: number, end: number) {
   const rows: { entry: TranscriptEntry | undefined; index: number }[] = [];
   for (let index = start; index < end; index++) rows.push({ entry: entries[index], index });
   return rows;
-}
-
-/** The first index whose offset is greater than `value`. */
-function upperBound(offsets: Float64Array, value: number): number {
-  let low = 0;
-  let high = offsets.length - 1;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (offsets[mid] <= value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -298,6 +298,23 @@ function cachedMarkdown(source: string): ReactElement {
   return tree;
 }
 
+/**
+ * Renders a finished message's Markdown into the cache without showing it, so its row mounts
+ * without parsing (rows about to scroll into view, chat/markdownAhead.ts). True if it parsed;
+ * false if it was cached already or is too long to render whole (those render in blocks).
+ */
+export function prepareMarkdown(text: string): boolean {
+  if (text.length > WHOLE_LIMIT) return false;
+  const source = tameNesting(text);
+  if (cache.has(source)) return false;
+  try {
+    cachedMarkdown(source);
+  } catch {
+    return false; // the row shows the error (and the raw text) when it mounts
+  }
+  return true;
+}
+
 /** Every construct the first answers meet, for `warmMarkdown`. */
 const WARM_UP =
   '# Heading\n\nPlain prose with **strong** words and `code` spans.\n\nProse with **bold**, *emphasis*, `code`, ~~strike~~, a [link](https://example.com) and www.example.com.\n\n' +

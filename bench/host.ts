@@ -27,6 +27,8 @@ export async function startHost(settings: unknown, options: { dataDir?: string; 
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(settings));
   const nodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
+  // What a V8 flag would change (e.g. BENCH_HOST_NODE_ARGS=--max-semi-space-size=1): the host's node only.
+  nodeArgs.unshift(...(process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean));
   const child = spawn(
     process.execPath,
     [...nodeArgs, join(process.env.BENCH_OUT ?? join(ROOT, 'out'), 'main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace],
@@ -67,6 +69,48 @@ export async function startHost(settings: unknown, options: { dataDir?: string; 
 export function rssMB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/**
+ * Where a process's RSS is (BENCH_MEM_DETAIL=1): anonymous and file-backed totals, and the
+ * largest mappings by their resident size (V8's heap spaces and malloc's arenas are anonymous;
+ * node's own code is file-backed).
+ */
+export function rssDetail(pid: number): string {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => (Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024).toFixed(1);
+  const maps: { name: string; rss: number }[] = [];
+  let current = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header) current = header[1] || '[anon]';
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) maps.push({ name: current, rss: Number(rss[1]) / 1024 });
+  }
+  const byName = new Map<string, { rss: number; count: number }>();
+  for (const { name, rss } of maps) {
+    const key = name.replace(/.*\/node_modules\//, 'node_modules/');
+    const entry = byName.get(key) ?? { rss: 0, count: 0 };
+    entry.rss += rss;
+    entry.count++;
+    byName.set(key, entry);
+  }
+  const anonSizes = maps
+    .filter((m) => m.name === '[anon]')
+    .map((m) => m.rss)
+    .sort((a, b) => b - a);
+  return (
+    `RssAnon ${field('RssAnon')} RssFile ${field('RssFile')} MB; threads ${/Threads:\s+(\d+)/.exec(status)?.[1]}; ` +
+    [...byName]
+      .sort((a, b) => b[1].rss - a[1].rss)
+      .slice(0, 6)
+      .map(([name, { rss, count }]) => `${name} ${rss.toFixed(1)} (${count})`)
+      .join(', ') +
+    `; largest anonymous mappings ${anonSizes
+      .slice(0, 8)
+      .map((r) => r.toFixed(1))
+      .join(' ')}`
+  );
 }
 
 /** CPU time a process has used so far, ms (Linux: utime + stime from /proc, 10 ms steps). */

@@ -69,8 +69,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       sockets();
       return { core, dispatch: loaded.dispatch };
     }));
-  const deferred = typeof given === 'function' ? new CoreWhenServed(load, options.loadCoreWithinMs) : null;
-  const ready = (): Promise<Serving> => deferred?.get() ?? load();
+  const deferred = typeof given === 'function' ? new CoreWhenServed(load, () => inFlight.size, options.loadCoreWithinMs) : null;
+  const ready = (): Promise<Serving> => deferred?.want() ?? load();
   // Responses being sent, so that stopping lets them finish: a page still loading a script
   // when the host stops gets all of it, never a cut response (issue 28).
   const inFlight = new Set<ServerResponse>();
@@ -81,7 +81,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     deferred?.receiving();
     res.on('close', () => {
       inFlight.delete(res);
-      deferred?.sent(parseRequestUrl(req.url)?.pathname ?? '', inFlight.size);
+      deferred?.sent(parseRequestUrl(req.url)?.pathname ?? '');
       if (inFlight.size === 0) drained?.();
     });
     if (closing) res.setHeader('connection', 'close');

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { get, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,6 +25,7 @@ function renderer(): string {
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>ACP</title><script type="module" src="/assets/app.js"></script>');
   writeFileSync(join(dir, 'assets', 'app.js'), 'console.log(1)');
+  writeFileSync(join(dir, 'assets', 'big.js'), 'x'.repeat(8 * 1024 * 1024));
   return dir;
 }
 
@@ -119,6 +121,28 @@ describe('a browser host that loads its core once the page is served', () => {
     expect(first).toMatchObject({ id: 1, ok: true });
     expect((first.result as { host: string }).host).toBe('browser');
     expect(second).toMatchObject({ id: 2, ok: true });
+  });
+
+  it('loads the core for a socket once no file is being sent (loading blocks the loop that sends them)', async () => {
+    const { host, asked } = await deferredHost(async () => newCore());
+    // A script still being sent: the reader has paused, so the response stays in flight.
+    const response = await new Promise<IncomingMessage>((resolve, reject) => {
+      get(`http://127.0.0.1:${host.port}/assets/big.js?token=${host.token}`, (res) => {
+        res.pause();
+        resolve(res);
+      }).on('error', reject);
+    });
+    const ws = await connect(host);
+    const got = answers(ws, 1);
+    ws.send(JSON.stringify({ t: 'req', id: 1, name: 'app.state', input: {} }));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(asked()).toBe(0);
+    // The script is read to its end: the core loads, and the early request is answered.
+    response.resume();
+    await new Promise((r) => response.on('end', r));
+    const [answer] = await got;
+    expect(answer).toMatchObject({ id: 1, ok: true });
+    expect(asked()).toBe(1);
   });
 
   it('loads the core by its deadline when no page comes', async () => {

@@ -88,6 +88,15 @@ describe('the first answer of a host with long sessions open (issue 23, cold sta
     expect(unasked.core.state().tabs).toEqual({ open: ['s_one', 's_two'], active: 's_two' });
   });
 
+  it('a message the page sends to a tab not read back yet (the host restarted under it) is taken, not refused', async () => {
+    const h = harnesses.track(makeCore([], {}, { dataDir: folderWithOpenTabs(), core: { restoreAfterFirstAnswerMs: 600_000 } }));
+    await h.core.handlers['app.state']({});
+    expect(h.core.sessions.sessions.size).toBe(0);
+    await h.core.handlers['session.prompt']({ sessionId: 's_one', prompt: [{ type: 'text', text: 'typed while offline' }] });
+    const entries = h.core.sessions.current('s_one').entries;
+    expect(JSON.stringify(entries.slice(-3))).toContain('typed while offline');
+  });
+
   it('the search worker starts on the first search, which finds what the restored sessions said', async () => {
     const h = harnesses.track(makeCore([], {}, { dataDir: folderWithOpenTabs() }));
     await h.core.ready;

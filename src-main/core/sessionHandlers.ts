@@ -51,7 +51,12 @@ export function sessionHandlers({ sessions, agents, tabs, changed }: SessionHand
       return { sessionId: session.id };
     },
     'session.events': async ({ sessionId, afterSeq }) => ({ events: await sessions.events(sessionId, afterSeq) }),
-    'session.prompt': async ({ sessionId, prompt }) => sessions.prompt(sessionId, decodeContentBlocks(prompt)),
+    'session.prompt': async ({ sessionId, prompt }) => {
+      // A tab the page kept across a host restart may not be read back yet (the restore runs
+      // after the first answer): its message waits for it rather than being refused.
+      await sessions.restore(sessionId);
+      return sessions.prompt(sessionId, decodeContentBlocks(prompt));
+    },
     'session.cancel': async ({ sessionId }) => {
       sessions.cancel(sessionId);
       return { ok: true };

@@ -5,7 +5,7 @@ import { ensureEntries, ensureEntry, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
 import { useMarkdownAhead } from './markdownAhead';
-import { grownRange, rowRange, type RowRange } from './rowRange';
+import { grownRange, keptAfterAppend, rowRange, type RowRange } from './rowRange';
 import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
@@ -80,8 +80,10 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
   // The rows rendered last time are kept while they cover the viewport (rowRange.ts).
   const kept = useRef<RowRange | null>(null);
-  const range = rowRange(offsets, count, top, top + viewport.height, overscan, kept.current);
+  const keptCount = useRef(0);
+  const range = rowRange(offsets, count, top, top + viewport.height, overscan, keptAfterAppend(kept.current, keptCount.current, count));
   kept.current = range;
+  keptCount.current = count;
   const { start, end } = range;
   useMarkdownAhead(entries, start, end);
   // Which way the wheel last turned: while the page is idle, rows are rendered ahead that way.

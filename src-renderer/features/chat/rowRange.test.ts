@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AHEAD, grownRange, LIMIT, rowRange, type RowRange } from './rowRange';
+import { AHEAD, grownRange, keptAfterAppend, LIMIT, rowRange, type RowRange } from './rowRange';
 
 /** Prefix sums of `count` rows of `height` px. */
 function uniform(count: number, height: number): Float64Array {
@@ -70,5 +70,22 @@ describe('the transcript rows rendered while wheel scrolling (issue 23, round 5)
     expect(range.start).toBeGreaterThanOrEqual(491);
     expect(range.end).toBeGreaterThanOrEqual(517);
     expect(range.end).toBeLessThanOrEqual(518);
+  });
+
+  it('a row added at the end while the person reads above it is rendered when it is near (a "Files restored" marker)', () => {
+    // 15 rows of 100 px, the person at the top: the rows kept reach the last one.
+    const before = uniform(15, 100);
+    const kept = rowRange(before, 15, 0, VIEWPORT, OVERSCAN, null);
+    expect(kept.end).toBe(15);
+    // A 16th row arrives, within the overscan: it is rendered with the kept rows.
+    const after = uniform(16, 100);
+    expect(rowRange(after, 16, 0, VIEWPORT, OVERSCAN, kept).end).toBe(15);
+    expect(rowRange(after, 16, 0, VIEWPORT, OVERSCAN, keptAfterAppend(kept, 15, 16)).end).toBe(16);
+    // Far below (beyond LIMIT) it is not: the window around the viewport is chosen again.
+    const far = uniform(200, 100);
+    const keptFar = { start: 0, end: 199 };
+    expect(rowRange(far, 200, 0, VIEWPORT, OVERSCAN, keptAfterAppend(keptFar, 199, 200)).end).toBeLessThan(200);
+    // Rows the kept window did not reach are not added.
+    expect(keptAfterAppend({ start: 0, end: 12 }, 20, 21)).toEqual({ start: 0, end: 12 });
   });
 });

@@ -38,6 +38,16 @@ export function rowRange(offsets: Float64Array, count: number, top: number, bott
   return { start, end };
 }
 
+/**
+ * The kept rows once the transcript has `count` rows where it had `keptCount`: rows added at its
+ * end (a new message, a "Files restored" marker) while the person reads further up are rendered
+ * with the rows kept when those reached the old end, as the window's overscan did before rows
+ * were kept (`rowRange` still drops them beyond LIMIT).
+ */
+export function keptAfterAppend(kept: RowRange | null, keptCount: number, count: number): RowRange | null {
+  return kept && count > keptCount && kept.end === keptCount ? { start: kept.start, end: count } : kept;
+}
+
 /** The range with GROW_ROWS more rows towards `up` (or down), or null once AHEAD is covered on that side. */
 export function grownRange(offsets: Float64Array, count: number, range: RowRange, top: number, bottom: number, up: boolean): RowRange | null {
   if (up) return range.start > 0 && offsets[range.start] > top - AHEAD ? { start: Math.max(0, range.start - GROW_ROWS), end: range.end } : null;

@@ -120,7 +120,7 @@ async function clickTimed(page: Page, tab: Locator, text: string): Promise<{ pag
 }
 
 /** 100 wheel steps up, each followed by a frame: the time they take and the p95 frame while they run. */
-async function wheel(page: Page): Promise<{ ms: number; frameP95: number }> {
+export async function wheel(page: Page): Promise<{ ms: number; frameP95: number }> {
   await page.evaluate(`(() => {
     window.benchFrames = []; window.benchRunning = true;
     let last = performance.now();

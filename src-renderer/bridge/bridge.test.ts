@@ -37,6 +37,19 @@ class FakeSocket extends EventTarget {
 
 const app = (tabs: { open: string[]; active: string | null }) => ({ host: 'browser', tabs });
 const windowOf = (sessionId: string) => ({ state: { sessionId }, entries: [] });
+/** A browser page opened with the host's token, with no early socket yet. */
+async function pageWithToken(): Promise<void> {
+  FakeSocket.made = [];
+  const store = new Map<string, string>();
+  vi.stubGlobal('location', new URL('http://127.0.0.1:9999/?token=secret'));
+  vi.stubGlobal('history', { replaceState: vi.fn() });
+  vi.stubGlobal('sessionStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) });
+  vi.stubGlobal('WebSocket', FakeSocket);
+  // `false`: the early entry's own call on import opens nothing; each test opens it itself.
+  vi.stubGlobal('window', { acpEarlySocket: false });
+  await import('../early');
+}
+
 /** Lets the bridge's replay (one frame a task) and the promises run. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
@@ -44,15 +57,7 @@ describe('the socket bridge adopts the early script’s socket (issue 23, round 
   let early: typeof import('./earlySocket');
   let bridgeModule: typeof import('./bridge');
   beforeEach(async () => {
-    FakeSocket.made = [];
-    const store = new Map<string, string>();
-    vi.stubGlobal('location', new URL('http://127.0.0.1:9999/?token=secret'));
-    vi.stubGlobal('history', { replaceState: vi.fn() });
-    vi.stubGlobal('sessionStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) });
-    vi.stubGlobal('WebSocket', FakeSocket);
-    // `false`: the early entry's own call on import opens nothing; each test opens it itself.
-    vi.stubGlobal('window', { acpEarlySocket: false });
-    await import('../early');
+    await pageWithToken();
     early = await import('./earlySocket');
     bridgeModule = await import('./bridge');
     (globalThis.window as Window).acpEarlySocket = undefined;
@@ -160,14 +165,7 @@ describe('the socket bridge adopts the early script’s socket (issue 23, round 
 
 describe('an early answer the page has not taken yet', () => {
   beforeEach(async () => {
-    FakeSocket.made = [];
-    const store = new Map<string, string>();
-    vi.stubGlobal('location', new URL('http://127.0.0.1:9999/?token=secret'));
-    vi.stubGlobal('history', { replaceState: vi.fn() });
-    vi.stubGlobal('sessionStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) });
-    vi.stubGlobal('WebSocket', FakeSocket);
-    vi.stubGlobal('window', { acpEarlySocket: false });
-    await import('../early');
+    await pageWithToken();
     (globalThis.window as Window).acpEarlySocket = undefined;
   });
   afterEach(() => {

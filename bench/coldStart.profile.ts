@@ -11,7 +11,7 @@
  *   npm run build && npx tsx bench/coldStart.profile.ts [--rounds 5] [--out out --out /other/out] [--entries 0]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
@@ -19,13 +19,9 @@ import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { floorServer, startBundle } from './longBrowser';
 import { median } from './longNode';
+import { arg, args, BENCH_AGENT, load } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const ROUNDS = Number(arg('--rounds', '5'));
 const ENTRIES = Number(arg('--entries', '0'));
 const TABS = Number(arg('--tabs', '1'));
@@ -33,12 +29,6 @@ const TABS = Number(arg('--tabs', '1'));
 const NEWEST = `Question ${Math.ceil(ENTRIES / 4) - 1} [0]`;
 const OUTS = args.flatMap((a, i) => (a === '--out' && args[i + 1] ? [resolve(args[i + 1])] : []));
 if (OUTS.length === 0) OUTS.push(join(ROOT, 'out'));
-const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 
 interface Round {
   host: number;
@@ -51,13 +41,13 @@ interface Round {
 async function appRound(browser: Browser, out: string, dataDir: string): Promise<Round> {
   process.env.BENCH_OUT = out;
   const spawned = performance.now();
-  const host = await startHost({ agents: [AGENT] }, { dataDir, keepData: true });
+  const host = await startHost({ agents: [BENCH_AGENT] }, { dataDir, keepData: true });
   const ready = performance.now();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   try {
     await page.goto(host.url);
-    await page.getByRole('button', { name: `New session with ${AGENT.name}` }).waitFor({ timeout: 120_000 });
+    await page.getByRole('button', { name: `New session with ${BENCH_AGENT.name}` }).waitFor({ timeout: 120_000 });
     const shown = performance.now();
     if (ENTRIES > 0) await page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST).first().waitFor({ timeout: 120_000 });
     const open = ENTRIES > 0 ? performance.now() - ready : undefined;

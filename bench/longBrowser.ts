@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { rssDetail, rssMB, startHost } from './host';
 import { median, type Row } from './longNode';
+import { BENCH_AGENT } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -147,17 +148,15 @@ async function heapMB(page: Page): Promise<number> {
   return usedSize / 1024 / 1024;
 }
 
-const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
-
 async function appRound(browser: Browser, dataDir: string, sessions: Seeded[]): Promise<AppRound> {
   const spawned = performance.now();
-  const host = await startHost({ agents: [AGENT] }, { dataDir, keepData: true });
+  const host = await startHost({ agents: [BENCH_AGENT] }, { dataDir, keepData: true });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   try {
     const loadStart = performance.now();
     await page.goto(host.url);
-    await page.getByRole('button', { name: `New session with ${AGENT.name}` }).waitFor({ timeout: 300_000 });
+    await page.getByRole('button', { name: `New session with ${BENCH_AGENT.name}` }).waitFor({ timeout: 300_000 });
     const coldStart = performance.now() - spawned;
     // The active tab (the one the last round left) shows its newest entry.
     await page.waitForFunction(

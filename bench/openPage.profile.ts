@@ -12,7 +12,7 @@
  *   npm run build && npx tsx bench/openPage.profile.ts [--entries 1000] [--rounds 3] [--out out --out other/out] [--quiet] [--profile]
  */
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
@@ -20,13 +20,9 @@ import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { median } from './longNode';
 import { hottest } from './profileSummary';
+import { arg, args, BENCH_AGENT, load } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const ENTRIES = Number(arg('--entries', '1000'));
 const ROUNDS = Number(arg('--rounds', '3'));
 const QUIET = args.includes('--quiet');
@@ -34,12 +30,6 @@ const PROFILE = args.includes('--profile');
 const OUTS = args.flatMap((a, i) => (a === '--out' && args[i + 1] ? [resolve(args[i + 1])] : []));
 if (OUTS.length === 0) OUTS.push(join(ROOT, 'out'));
 const SESSIONS = ['s_bench_a', 's_bench_b', 's_bench_c'];
-const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 
 interface Line {
   at: number;
@@ -67,7 +57,7 @@ async function round(browser: Browser, out: string, dataDir: string, newest: str
   process.env.BENCH_OUT = out;
   // Every load opens with the first tab shown (the last round's clicks may not have been saved).
   writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: SESSIONS, active: SESSIONS[0] }));
-  const host = await startHost({ agents: [AGENT] }, { dataDir, keepData: true });
+  const host = await startHost({ agents: [BENCH_AGENT] }, { dataDir, keepData: true });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);

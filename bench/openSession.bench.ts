@@ -21,13 +21,9 @@ import { chromium } from 'playwright-core';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { browserFigures, startBundle, type Seeded } from './longBrowser';
 import { nodeFigures, type Row } from './longNode';
+import { arg, args } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '1000,10000,50000')
   .split(',')
   .map(Number)

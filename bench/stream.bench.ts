@@ -27,15 +27,11 @@ import { bareClientRun, type BareResult } from './bareClient';
 import { cpuMs, newSession, rssMB, startHost } from './host';
 import { hottest } from './profileSummary';
 import { responsivenessRun, type ResponsivenessResult } from './responsiveness';
+import { arg, args } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const FLOOD_AGENT = join(ROOT, 'e2e/fixtures/flood-agent.mjs');
 const PROFILES = join(ROOT, 'bench/profiles');
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const RUNS = Number(arg('--runs', process.env.BENCH_RUNS ?? '3'));
 const SIZES = arg('--sizes', process.env.BENCH_SIZES ?? '5000,20000,100000')
   .split(',')

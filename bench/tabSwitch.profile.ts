@@ -12,7 +12,7 @@
  *   npm run build && npx tsx bench/tabSwitch.profile.ts [--entries 10000] [--switches 8] [--profile]
  */
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Page } from 'playwright-core';
@@ -20,24 +20,14 @@ import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { median } from './longNode';
 import { hottest, mainThreadTime } from './profileSummary';
+import { arg, args, BENCH_AGENT, load } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const ENTRIES = Number(arg('--entries', '10000'));
 const SWITCHES = Number(arg('--switches', '8'));
 const PROFILE = args.includes('--profile');
 const TRACE = args.includes('--trace');
 const PROFILES = join(ROOT, 'bench/profiles');
-const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 
 function shows(page: Page, text: string) {
   return page.waitForFunction(`document.querySelector('[role="log"]')?.textContent?.includes(${JSON.stringify(text)})`, undefined, {
@@ -57,7 +47,7 @@ async function main(): Promise<void> {
   });
   writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: sessions.map((s) => s.sessionId), active: sessions[0].sessionId }));
   const hostProfileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'acp-bench-prof-')) : undefined;
-  const host = await startHost({ agents: [AGENT] }, { dataDir, profileDir: hostProfileDir });
+  const host = await startHost({ agents: [BENCH_AGENT] }, { dataDir, profileDir: hostProfileDir });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();

@@ -10,7 +10,7 @@
  *   npm run build && npx tsx bench/wheel.profile.ts [--entries 10000] [--content mixed] [--rounds 3] [--out out,node_modules/.bench/outBase] [--profile]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { writeLongLog } from '../src-main/testing/longLog';
@@ -18,13 +18,9 @@ import { startHost } from './host';
 import { floorServer, wheel } from './longBrowser';
 import { median } from './longNode';
 import { hottest, mainThreadTime, traceSummary } from './profileSummary';
+import { arg, args, BENCH_AGENT, load } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
-};
 const ENTRIES = Number(arg('--entries', '10000'));
 const ROUNDS = Number(arg('--rounds', '1'));
 const CONTENT = arg('--content', 'prose') === 'mixed' ? 'mixed' : 'prose';
@@ -32,17 +28,11 @@ const OUTS = arg('--out', join(ROOT, 'out')).split(',');
 const PROFILE = args.includes('--profile');
 const TRACE = args.includes('--trace');
 const PROFILES = join(ROOT, 'bench/profiles');
-const AGENT = { id: 'bench', name: 'Bench Agent', command: process.execPath, args: [join(ROOT, 'e2e/fixtures/flood-agent.mjs')] };
-
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(1))
-    .join(' ');
 
 async function round(browser: Browser, dataDir: string, newest: string, out: string): Promise<{ ms: number; p95: number; cpuMs: number; profile?: string }> {
   process.env.BENCH_OUT = out;
   // `floor`: the benchmark's floor page (the log's entries as plain text, all in the DOM).
-  const host = out === 'floor' ? await floorServer(dataDir) : await startHost({ agents: [AGENT] }, { dataDir, keepData: true });
+  const host = out === 'floor' ? await floorServer(dataDir) : await startHost({ agents: [BENCH_AGENT] }, { dataDir, keepData: true });
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   try {

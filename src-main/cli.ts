@@ -4,6 +4,7 @@ import type { AppCore } from './core/appCore';
 import { defaultDataDir } from './core/dataDir';
 import { startBrowserHost } from './server/browserHost';
 import { hostToken } from './server/hostToken';
+import { firstPaintBlock } from './store/firstPaintFile';
 
 const USAGE = `Usage: acp-desktop serve [--host 127.0.0.1] [--port 0] [--token T] [--data-dir DIR] [--cwd DIR]
 
@@ -126,7 +127,14 @@ async function main(argv: string[]): Promise<void> {
     restoreAfterFirstAnswerMs: 1000,
   } as const;
   const rendererDir = resolve(import.meta.dirname, '../renderer');
-  const host = await startBrowserHost({ core: loadCore, rendererDir, host: values.host, port, token: values.token ?? hostToken(dataDir) });
+  const host = await startBrowserHost({
+    core: loadCore,
+    rendererDir,
+    host: values.host,
+    port,
+    token: values.token ?? hostToken(dataDir),
+    firstPaint: () => firstPaintBlock(dataDir),
+  });
   console.log(`ACP Desktop is serving at ${host.url}`);
   console.log(`Data folder: ${dataDir}`);
   let stopping = false;

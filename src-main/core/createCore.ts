@@ -31,6 +31,7 @@ import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
 import { windowHandlers } from './windowHandlers';
+import { firstPaintHandlers } from './firstPaintHandlers';
 import { reviewHandlers } from './reviewHandlers';
 import { Inspector, inspectorHandlers } from './inspector';
 
@@ -274,6 +275,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     },
     ...sessionRows,
     ...windowHandlers(sessions),
+    ...firstPaintHandlers(sessions),
     ...reviewHandlers({ current: (sessionId) => sessions.current(sessionId), roots: (sessionId) => sessions.get(sessionId).roots }),
     ...fsHandlers({
       defaultFolder: () => options.defaultCwd ?? homedir(),

@@ -14,6 +14,7 @@ import type { SessionManager } from '../sessions/sessionManager';
 import { DraftsStore } from '../store/draftsStore';
 import { EventLog, readEventLog } from '../store/eventLog';
 import { removeSnapshot } from '../store/logSnapshot';
+import { removePaint } from '../store/firstPaintFile';
 import { foldLog } from '../sessions/sessionRestore';
 import { catalogEntry, SessionCatalog, type CatalogEntry } from '../store/sessionCatalog';
 import type { TabsStore } from '../store/tabsStore';
@@ -332,6 +333,7 @@ export class HistoryService {
       this.options.sessions.close(sessionId);
       this.options.tabs.close(sessionId);
       removeSnapshot(this.logFile(sessionId));
+      removePaint(this.logFile(sessionId));
       try {
         unlinkSync(this.logFile(sessionId));
       } catch (error) {

@@ -9,9 +9,10 @@ import { framesOf } from '../../src-shared/ipc/frameParts';
 import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/limits';
 import type { AppCore } from '../core/appCore';
 import type { dispatch } from '../core/dispatch';
+import type { PagePaint } from '../store/firstPaintFile';
 import { logged } from '../log/mainLog';
 import { CoreWhenServed } from './coreWhenServed';
-import { cacheControl, pickEncoding, StaticAssets } from './staticAssets';
+import { cacheControl, encodedPage, pickEncoding, StaticAssets, type Encoding } from './staticAssets';
 
 export interface BrowserHostOptions {
   /**
@@ -28,6 +29,11 @@ export interface BrowserHostOptions {
   token?: string;
   /** How long `close` lets responses in progress finish before cutting them (a reader that stalled). */
   closeGraceMs?: number;
+  /**
+   * Markup to put before the page's root in index.html, read for each load (the shown session's
+   * first paint, `store/firstPaintFile.ts`); null or a failure serves index.html as built.
+   */
+  firstPaint?: () => Promise<PagePaint | null>;
 }
 
 export interface BrowserHost {
@@ -85,7 +91,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (inFlight.size === 0) drained?.();
     });
     if (closing) res.setHeader('connection', 'close');
-    serveHttp(req, res, rendererDir, token, assets);
+    serveHttp(req, res, { rendererDir, token, assets, firstPaint: options.firstPaint });
   });
   void assets.warm(rendererDir).catch(logged('Compressing the renderer for the browser host', 'debug'));
   // `ws` is required when first needed: it is the host's largest package, and the page asks
@@ -206,9 +212,16 @@ function cookieToken(req: IncomingMessage): string | null {
   }
 }
 
-function serveHttp(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string, assets: StaticAssets): void {
+interface Served {
+  rendererDir: string;
+  token: string;
+  assets: StaticAssets;
+  firstPaint?: () => Promise<PagePaint | null>;
+}
+
+function serveHttp(req: IncomingMessage, res: ServerResponse, served: Served): void {
   try {
-    serveChecked(req, res, rendererDir, token, assets);
+    serveChecked(req, res, served);
   } catch {
     if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Bad request\n');
@@ -224,7 +237,7 @@ function badRequest(res: ServerResponse): void {
   res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
 }
 
-function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: string, token: string, assets: StaticAssets): void {
+function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, token, assets, firstPaint }: Served): void {
   const url = parseRequestUrl(req.url);
   if (!url) return badRequest(res);
   const fromQuery = url.searchParams.get('token');
@@ -250,7 +263,9 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
     return;
   }
-  const encoding = pickEncoding(req, file, statSync(file).size);
+  const paint = file === join(rendererDir, 'index.html') ? firstPaint : undefined;
+  // A page with a first paint is larger than index.html as built: worth compressing.
+  const encoding = pickEncoding(req, file, paint ? Number.MAX_SAFE_INTEGER : statSync(file).size);
   const headers: Record<string, string> = {
     'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
     'x-content-type-options': 'nosniff',
@@ -263,7 +278,7 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
   // The page's own assets load without the query string; a same-site cookie carries the token.
   if (fromQuery) headers['set-cookie'] = `acp_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`;
   if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
-  assets.body(file, encoding).then(
+  (paint ? withFirstPaint(assets, file, encoding, paint) : assets.body(file, encoding)).then(
     ({ body, etag }) => {
       headers.etag = etag;
       if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
@@ -278,6 +293,28 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, rendererDir: st
       res.writeHead(missing ? 404 : 500, { 'content-type': 'text/plain; charset=utf-8' }).end(missing ? 'Not found\n' : 'The file could not be read.\n');
     },
   );
+}
+
+/** index.html with the first paint before its root, when there is one to show. */
+async function withFirstPaint(
+  assets: StaticAssets,
+  file: string,
+  encoding: Encoding,
+  firstPaint: () => Promise<PagePaint | null>,
+): Promise<{ body: Buffer; etag: string }> {
+  const paint = await firstPaint().catch(() => null);
+  if (paint) {
+    const built = (await assets.body(file, 'identity')).body.toString('utf8');
+    const root = '<div id="root"></div>';
+    if (built.includes(root) && /<html\b/.test(built)) {
+      // Function replacements: a `$&` in the rows' text is text, not a pattern.
+      return encodedPage(
+        built.replace(/<html\b/, () => `<html data-theme="${paint.theme}"`).replace(root, () => `${paint.markup}${root}`),
+        encoding,
+      );
+    }
+  }
+  return assets.body(file, encoding);
 }
 
 interface Serving {

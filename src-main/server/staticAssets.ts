@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
@@ -96,6 +97,19 @@ export class StaticAssets {
     const files = [index, ...[...html.matchAll(/(?:src|href)="\/?([^"?#:]+)"/g)].map((match) => join(dir, match[1]))];
     for (const file of files) await this.body(file, 'br').catch(() => undefined);
   }
+}
+
+/**
+ * A page made for one request (index.html with a first paint): compressed at a quality that
+ * takes a millisecond or two for its ~100 KB, and named by its content so a reload of the same
+ * page is a 304.
+ */
+export async function encodedPage(text: string, encoding: Encoding): Promise<{ body: Buffer; etag: string }> {
+  const identity = Buffer.from(text, 'utf8');
+  const etag = `"page-${createHash('sha1').update(identity).digest('base64url')}-${encoding}"`;
+  if (encoding === 'identity') return { body: identity, etag };
+  const body = encoding === 'br' ? await brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : await gzipped(identity, { level: 6 });
+  return { body, etag };
 }
 
 /** The brotli file the build wrote beside `file`, unless it is missing or older than the file (a stale copy). */

@@ -12,6 +12,7 @@ import { remoteRequests } from './remoteContract';
 import { checkpointRequests } from './checkpointContract';
 import { inspectorEvents, inspectorRequests } from './inspectorContract';
 import { windowRequests } from './windowContract';
+import { firstPaintRequests } from './firstPaintContract';
 import { reviewRequests } from './reviewContract';
 
 /**
@@ -132,6 +133,7 @@ export const requests = {
   ...checkpointRequests,
   ...inspectorRequests,
   ...windowRequests,
+  ...firstPaintRequests,
   ...reviewRequests,
 } as const;
 

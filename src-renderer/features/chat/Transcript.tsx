@@ -4,6 +4,7 @@ import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { ensureEntries, ensureEntry, useStore } from '../../store';
 import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
+import { dismissFirstPaint, scheduleFirstPaint } from './firstPaint';
 import { useMarkdownAhead } from './markdownAhead';
 import { grownRange, keptAfterAppend, rowRange, type RowRange } from './rowRange';
 import { useViewShown } from '../../ui/viewShown';
@@ -189,6 +190,17 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   const focusIndex = focus ? entries.findIndex((entry) => entry?.id === focus) : -1;
   // A kept view that is hidden (SessionViews.tsx) leaves the entry for when it is shown.
   const shown = useViewShown();
+  // The first paint served with the page (firstPaint.ts) gives way once this view has rows, in
+  // the commit that draws them; a settled view at its bottom becomes the next load's first paint.
+  const hasEntries = count > 0;
+  useLayoutEffect(() => {
+    if (shown && hasEntries) dismissFirstPaint();
+  }, [shown, hasEntries]);
+  const lastSeq = useStore((s) => s.sessions[sessionId]?.lastSeq ?? 0);
+  useEffect(() => {
+    const element = scroller.current;
+    if (shown && following && hasEntries && element) scheduleFirstPaint(sessionId, element, lastSeq);
+  }, [sessionId, shown, following, hasEntries, lastSeq, measureVersion]);
   // Not among the loaded entries: ask main where it is and load the page around it first (again
   // once the session has loaded, if it had not when the search result was opened).
   useEffect(() => {

@@ -1,0 +1,87 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { turnEvents } from '../src-main/testing/longLog';
+import { expect, fixtureAgent, leavePage, openApp, type RunningHost, shot, startHost, test } from './fixtures/host';
+import { hostWithSessions } from './fixtures/longSession';
+
+// The first paint (issue 23, round 6): a session the person comes back to shows its newest
+// entries at the page's first paint, before the app's script has run (index.html carries the
+// rows the page last showed, while the log is unchanged), and the app's own transcript takes over.
+
+const hosts: RunningHost[] = [];
+test.afterEach(async ({ page }) => {
+  await leavePage(page);
+  await Promise.all(hosts.splice(0).map((host) => host.stop('SIGKILL')));
+});
+
+const TURNS = 30;
+const NEWEST = `Question ${TURNS - 1} [second]:`;
+
+/** A host whose shown tab `s_second` was last seen at its bottom, and its first paint saved. */
+async function cameBack(page: import('@playwright/test').Page): Promise<{ host: RunningHost; paint: string; log: string }> {
+  const first = await hostWithSessions(
+    hosts,
+    ['first', 'second'].map((label) => ({ sessionId: `s_${label}`, turns: TURNS, turn: (n: number) => turnEvents(n, ` [${label}]`) })),
+    's_second',
+  );
+  await openApp(page, first);
+  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+  const paint = join(first.dataDir, 'sessions', 's_second.paint.json');
+  // Sent once the transcript has been quiet at its bottom for a moment.
+  await expect.poll(() => existsSync(paint), { timeout: 15_000 }).toBe(true);
+  await leavePage(page);
+  await first.stop('SIGTERM');
+  const host = await startHost({
+    dataDir: first.dataDir,
+    workspace: first.workspace,
+    settings: { agents: [fixtureAgent('fixture', 'Fixture Agent', ['--delay', '0', '--resume'])] },
+  });
+  hosts.push(host);
+  return { host, paint, log: join(first.dataDir, 'sessions', 's_second.jsonl') };
+}
+
+/** Holds the app's script back until `release` is called. */
+async function holdScript(page: import('@playwright/test').Page): Promise<() => void> {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/index-*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test('a session comes back showing its newest entries before the app’s script has run @v1', async ({ page }) => {
+  const { host } = await cameBack(page);
+  const release = await holdScript(page);
+  // Not until `load`: the held script holds it back.
+  await page.goto(host.url, { waitUntil: 'commit' });
+  const painted = page.locator('#first-paint');
+  // The newest entry, shown from index.html alone: the app (its transcript, its agent list) is not there yet.
+  await expect(painted).toContainText(NEWEST);
+  await expect(painted.getByText(NEWEST)).toBeInViewport();
+  await expect(page.getByRole('log', { name: 'Transcript' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Agents' })).toHaveCount(0);
+  // It ignores the pointer and is not read out twice: the app's own transcript follows.
+  expect(await painted.getAttribute('inert')).not.toBeNull();
+  expect(await painted.getAttribute('aria-hidden')).toBe('true');
+  await shot(page, 'first-paint-before-script');
+
+  release();
+  const transcript = page.getByRole('log', { name: 'Transcript' });
+  await expect(transcript.getByText(NEWEST)).toBeVisible();
+  await expect(painted).toHaveCount(0);
+  await shot(page, 'first-paint-app-took-over');
+});
+
+test('a session that moved on since its first paint is not shown from it @v1', async ({ page }) => {
+  const { host, log } = await cameBack(page);
+  // An event written after the paint was saved (a host killed after it, or another window).
+  const lines = readFileSync(log, 'utf8').trimEnd().split('\n');
+  const last = JSON.parse(lines[lines.length - 1]) as { seq: number; ts: number };
+  appendFileSync(log, `${JSON.stringify({ kind: 'title.changed', title: 'Renamed later', sessionId: 's_second', seq: last.seq + 1, ts: last.ts + 1 })}\n`);
+  const html = await (await page.request.get(host.url)).text();
+  expect(html).not.toContain('first-paint');
+  await openApp(page, host);
+  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+});

@@ -1,0 +1,96 @@
+import { MAX_FIRST_PAINT_CHARS } from '../../../src-shared/ipc/limits';
+import { bridge } from '../../bridge';
+import { useStore } from '../../store';
+
+/**
+ * The first paint (issue 23): the browser host serves index.html with the rows this page last
+ * showed at the bottom of the active session (`src-main/store/firstPaintFile.ts`), in a box the
+ * size of the transcript that ignores the pointer (`inert`) and is hidden from assistive
+ * technology (the app's own transcript follows). The person reads the newest entries at the
+ * first paint, before the app's script has run; the app removes the box once its own transcript
+ * has rows, or once it is clear that it will show something else.
+ */
+const BOX_ID = 'first-paint';
+/** Quiet time after the transcript changed before its rows are sent. */
+const SETTLE_MS = 600;
+/** How close to the bottom counts as "at the bottom" (Transcript's BOTTOM_SLACK). */
+const BOTTOM_SLACK = 24;
+
+/** The session the served first paint shows, or null when there is none (left). */
+export function firstPaintSession(): string | null {
+  return document.getElementById(BOX_ID)?.dataset.sessionId ?? null;
+}
+
+/** Removes the served first paint: the app's own view is up. */
+export function dismissFirstPaint(): void {
+  document.getElementById(BOX_ID)?.remove();
+}
+
+/** Removes the first paint once the app state says another session (or none) is shown. */
+export function dismissFirstPaintWhenOtherShown(): () => void {
+  const check = () => {
+    const shown = firstPaintSession();
+    if (shown === null) return true;
+    const app = useStore.getState().app;
+    if (app && app.tabs.active !== shown) {
+      dismissFirstPaint();
+      return true;
+    }
+    return false;
+  };
+  if (check()) return () => {};
+  const off = useStore.subscribe(() => {
+    if (check()) off();
+  });
+  return off;
+}
+
+let lastSent = '';
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Once the transcript has been quiet for a moment at its bottom, sends the rows in view as the
+ * session's first paint. Main saves it only while the session is still at `seq`.
+ */
+export function scheduleFirstPaint(sessionId: string, scroller: HTMLElement, seq: number): void {
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    const run = () => sendFirstPaint(sessionId, scroller, seq);
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+    else run();
+  }, SETTLE_MS);
+}
+
+function sendFirstPaint(sessionId: string, scroller: HTMLElement, seq: number): void {
+  if (!scroller.isConnected) return;
+  const session = useStore.getState().sessions[sessionId];
+  // A turn in progress or a question waiting is not what the next load should show as settled.
+  if (!session || session.lastSeq !== seq || session.status === 'running' || session.status === 'waiting') return;
+  if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight > BOTTOM_SLACK) return;
+  const box = scroller.getBoundingClientRect();
+  const key = `${sessionId}:${seq}:${Math.round(box.width)}x${Math.round(box.height)}`;
+  if (key === lastSent) return;
+  const rows = [...scroller.querySelectorAll<HTMLElement>('.transcript-inner > .row')].filter((row) => {
+    const rect = row.getBoundingClientRect();
+    return rect.bottom > box.top && rect.top < box.bottom;
+  });
+  if (rows.length === 0 || rows.some((row) => row.classList.contains('row-loading'))) return;
+  const html = rows.map((row) => row.outerHTML).join('');
+  if (html.length > MAX_FIRST_PAINT_CHARS) return;
+  const insets = {
+    left: Math.max(0, Math.round(box.left)),
+    top: Math.max(0, Math.round(box.top)),
+    right: Math.max(0, Math.round(window.innerWidth - box.right)),
+    bottom: Math.max(0, Math.round(window.innerHeight - box.bottom)),
+  };
+  const theme = document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
+  lastSent = key;
+  bridge.request('session.firstPaint', { sessionId, seq, html, insets, theme }).then(
+    ({ saved }) => {
+      if (!saved) lastSent = '';
+    },
+    () => {
+      lastSent = '';
+    },
+  );
+}

@@ -3,8 +3,10 @@
 // so that the build puts all of it in this entry's one file (which index.js imports) rather than in
 // a third chunk the early script would have to wait for.
 import { openEarlySocket } from './bridge/earlySocket';
+import { runEntryAfterFirstPaint } from './entryAfterFirstPaint';
 
 openEarlySocket();
+runEntryAfterFirstPaint();
 
 export { takeEarlySocket, takeToken } from './bridge/earlySocket';
 export { FrameJoiner } from '../src-shared/ipc/frameParts';

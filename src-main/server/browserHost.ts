@@ -295,6 +295,9 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, 
   );
 }
 
+/** The app's entry in the built index.html: its one module script that is not `async` (the early script is). */
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+
 /** index.html with the first paint before its root, when there is one to show. */
 async function withFirstPaint(
   assets: StaticAssets,
@@ -306,12 +309,15 @@ async function withFirstPaint(
   if (paint) {
     const built = (await assets.body(file, 'identity')).body.toString('utf8');
     const root = '<div id="root"></div>';
-    if (built.includes(root) && /<html\b/.test(built)) {
+    if (built.includes(root) && /<html\b/.test(built) && ENTRY_SCRIPT.test(built)) {
       // Function replacements: a `$&` in the rows' text is text, not a pattern.
-      return encodedPage(
-        built.replace(/<html\b/, () => `<html data-theme="${paint.theme}"`).replace(root, () => `${paint.markup}${root}`),
-        encoding,
-      );
+      const page = built
+        .replace(/<html\b/, () => `<html data-theme="${paint.theme}"`)
+        .replace(root, () => `${paint.markup}${root}`)
+        // The browser paints no frame before a module script that has arrived has run: the entry
+        // is fetched as before and run after the first frame (src-renderer/entryAfterFirstPaint.ts).
+        .replace(ENTRY_SCRIPT, (_script, src: string) => `<link rel="modulepreload" crossorigin href="${src}" data-after-first-paint>`);
+      return encodedPage(page, encoding);
     }
   }
   return assets.body(file, encoding);

@@ -11,8 +11,12 @@ import { useStore } from '../../store';
  * has rows, or once it is clear that it will show something else.
  */
 const BOX_ID = 'first-paint';
-/** Quiet time after the transcript changed before its rows are sent. */
-const SETTLE_MS = 600;
+/**
+ * Quiet time after the transcript changed before its rows are sent: short, because a view is
+ * often left soon after it settled (a tab switch, History), and a view that is gone cannot be
+ * read. Sending is cheap and once per session, seq and size (`lastSent`).
+ */
+const SETTLE_MS = 150;
 /** How close to the bottom counts as "at the bottom" (Transcript's BOTTOM_SLACK). */
 const BOTTOM_SLACK = 24;
 
@@ -56,7 +60,7 @@ export function scheduleFirstPaint(sessionId: string, scroller: HTMLElement, seq
   clearTimeout(timer);
   timer = setTimeout(() => {
     const run = () => sendFirstPaint(sessionId, scroller, seq);
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 500 });
     else run();
   }, SETTLE_MS);
 }

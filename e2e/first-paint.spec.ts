@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { turnEvents } from '../src-main/testing/longLog';
 import { expect, fixtureAgent, leavePage, openApp, type RunningHost, shot, startHost, test } from './fixtures/host';
@@ -84,4 +84,44 @@ test('a session that moved on since its first paint is not shown from it @v1', a
   expect(html).not.toContain('first-paint');
   await openApp(page, host);
   await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+});
+
+// Cold start (issue 23, round 6): the agent list, sessions and tabs the page last had come with
+// index.html, so the page draws them as soon as its script runs, before the host's core has
+// loaded and answered; the answer replaces them. Checked by never letting the socket through.
+test('the agent list and tabs are drawn before the host has answered, and not after the settings changed @v1', async ({ page }) => {
+  const { host } = await cameBack(page);
+  // Saved by this host (the one before wrote settings.json anew when it started).
+  const cache = join(host.dataDir, 'app-state.json');
+  rmSync(cache, { force: true });
+  await openApp(page, host);
+  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+  await expect.poll(() => existsSync(cache), { timeout: 15_000 }).toBe(true);
+  await leavePage(page);
+  // The socket goes nowhere: everything drawn comes from index.html.
+  await page.routeWebSocket(/\/ws/, () => {});
+  await page.goto(host.url);
+  await expect(page.getByRole('button', { name: 'New session with Fixture Agent' })).toBeVisible();
+  const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+  await shot(page, 'first-paint-app-state-before-answer');
+
+  // Settings edited while the app was closed: the saved state may be wrong, so none is drawn.
+  await leavePage(page);
+  await host.stop('SIGTERM');
+  const settings = join(host.dataDir, 'settings.json');
+  const edited = JSON.parse(readFileSync(settings, 'utf8')) as { agents: { name: string }[] };
+  edited.agents[0].name = 'Renamed Agent';
+  writeFileSync(settings, JSON.stringify(edited));
+  const again = await startHost({ dataDir: host.dataDir, workspace: host.workspace });
+  hosts.push(again);
+  await page.goto(again.url);
+  await expect(page.getByRole('log', { name: 'Transcript' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /New session with/ })).toHaveCount(0);
+  // With the host answering (another page: this one's socket stays cut), the edited settings show.
+  const answered = await page.context().newPage();
+  await openApp(answered, again);
+  await expect(answered.getByRole('button', { name: 'New session with Renamed Agent' })).toBeVisible();
+  await answered.close();
 });

@@ -4,7 +4,7 @@ import type { AppCore } from './core/appCore';
 import { defaultDataDir } from './core/dataDir';
 import { startBrowserHost } from './server/browserHost';
 import { hostToken } from './server/hostToken';
-import { firstPaintBlock } from './store/firstPaintFile';
+import { pageStart } from './store/pageStart';
 
 const USAGE = `Usage: acp-desktop serve [--host 127.0.0.1] [--port 0] [--token T] [--data-dir DIR] [--cwd DIR]
 
@@ -133,7 +133,7 @@ async function main(argv: string[]): Promise<void> {
     host: values.host,
     port,
     token: values.token ?? hostToken(dataDir),
-    firstPaint: () => firstPaintBlock(dataDir),
+    firstPaint: () => pageStart(dataDir),
   });
   console.log(`ACP Desktop is serving at ${host.url}`);
   console.log(`Data folder: ${dataDir}`);

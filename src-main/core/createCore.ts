@@ -32,6 +32,7 @@ import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
 import { windowHandlers } from './windowHandlers';
 import { firstPaintHandlers } from './firstPaintHandlers';
+import { saveAppStateWhenChanged } from './appStateSaver';
 import { reviewHandlers } from './reviewHandlers';
 import { Inspector, inspectorHandlers } from './inspector';
 
@@ -43,6 +44,8 @@ export function createCore(options: AppCoreOptions): AppCore {
   mkdirSync(options.dataDir, { recursive: true });
   openMainLog(options.dataDir);
   const events = new AppEvents(() => state());
+  // The browser host's next page draws the agent list from it before the core has loaded.
+  const appStateSaver = options.host === 'browser' ? saveAppStateWhenChanged(events, options.dataDir) : null;
   const changed = () => events.changed();
   const notice = events.notice.bind(events);
 
@@ -318,6 +321,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       return [...turns, ...registry.installer.activeOperations()];
     },
     dispose: async () => {
+      await appStateSaver?.flush();
       remote.dispose();
       clearTimeout(pruneTimer);
       inspector.dispose();

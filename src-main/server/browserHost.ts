@@ -9,7 +9,7 @@ import { framesOf } from '../../src-shared/ipc/frameParts';
 import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/limits';
 import type { AppCore } from '../core/appCore';
 import type { dispatch } from '../core/dispatch';
-import type { PagePaint } from '../store/firstPaintFile';
+import type { PageStart } from '../store/pageStart';
 import { logged } from '../log/mainLog';
 import { CoreWhenServed } from './coreWhenServed';
 import { cacheControl, encodedPage, pickEncoding, StaticAssets, type Encoding } from './staticAssets';
@@ -33,7 +33,7 @@ export interface BrowserHostOptions {
    * Markup to put before the page's root in index.html, read for each load (the shown session's
    * first paint, `store/firstPaintFile.ts`); null or a failure serves index.html as built.
    */
-  firstPaint?: () => Promise<PagePaint | null>;
+  firstPaint?: () => Promise<PageStart | null>;
 }
 
 export interface BrowserHost {
@@ -216,7 +216,7 @@ interface Served {
   rendererDir: string;
   token: string;
   assets: StaticAssets;
-  firstPaint?: () => Promise<PagePaint | null>;
+  firstPaint?: () => Promise<PageStart | null>;
 }
 
 function serveHttp(req: IncomingMessage, res: ServerResponse, served: Served): void {
@@ -303,20 +303,21 @@ async function withFirstPaint(
   assets: StaticAssets,
   file: string,
   encoding: Encoding,
-  firstPaint: () => Promise<PagePaint | null>,
+  firstPaint: () => Promise<PageStart | null>,
 ): Promise<{ body: Buffer; etag: string }> {
   const paint = await firstPaint().catch(() => null);
   if (paint) {
     const built = (await assets.body(file, 'identity')).body.toString('utf8');
     const root = '<div id="root"></div>';
     if (built.includes(root) && /<html\b/.test(built) && ENTRY_SCRIPT.test(built)) {
+      const { theme, markup, deferEntry } = paint;
       // Function replacements: a `$&` in the rows' text is text, not a pattern.
-      const page = built
-        .replace(/<html\b/, () => `<html data-theme="${paint.theme}"`)
-        .replace(root, () => `${paint.markup}${root}`)
-        // The browser paints no frame before a module script that has arrived has run: the entry
-        // is fetched as before and run after the first frame (src-renderer/entryAfterFirstPaint.ts).
-        .replace(ENTRY_SCRIPT, (_script, src: string) => `<link rel="modulepreload" crossorigin href="${src}" data-after-first-paint>`);
+      let page = built.replace(root, () => `${markup}${root}`);
+      if (theme) page = page.replace(/<html\b/, () => `<html data-theme="${theme}"`);
+      // The browser paints no frame before a module script that has arrived has run: the entry
+      // is fetched as before and run after the first frame (src-renderer/entryAfterFirstPaint.ts).
+      if (deferEntry)
+        page = page.replace(ENTRY_SCRIPT, (_script, src: string) => `<link rel="modulepreload" crossorigin href="${src}" data-after-first-paint>`);
       return encodedPage(page, encoding);
     }
   }

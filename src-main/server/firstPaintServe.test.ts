@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PagePaint } from '../store/firstPaintFile';
+import type { PageStart } from '../store/pageStart';
 import { startBrowserHost, type BrowserHost } from './browserHost';
 
 const BUILT = [
@@ -16,7 +16,7 @@ const BUILT = [
 ].join('\n');
 
 let host: BrowserHost;
-let paint: () => Promise<PagePaint | null>;
+let paint: () => Promise<PageStart | null>;
 
 beforeAll(async () => {
   const renderer = mkdtempSync(join(tmpdir(), 'acp-renderer-'));
@@ -48,7 +48,7 @@ function get(headers: Record<string, string> = {}): Promise<{ status: number; he
 describe('index.html with a first paint', () => {
   it('carries the rows before the root, in their palette, and runs the entry after the first frame', async () => {
     const markup = '<div id="first-paint" aria-hidden="true" inert><p>Costs $5 &amp; the $&amp; sign: $& $1 $`</p></div>';
-    paint = async () => ({ markup, theme: 'dark' });
+    paint = async () => ({ markup, theme: 'dark', deferEntry: true });
     const page = await get({ 'accept-encoding': 'br' });
     expect(page.status).toBe(200);
     expect(page.headers['content-encoding']).toBe('br');
@@ -61,7 +61,7 @@ describe('index.html with a first paint', () => {
     expect(html).toContain('<script type="module" async crossorigin src="./assets/early-a1b2c3d4.js"></script>');
     // The same page again is a 304; another page is not.
     expect((await get({ 'accept-encoding': 'br', 'if-none-match': String(page.headers.etag) })).status).toBe(304);
-    paint = async () => ({ markup: '<div id="first-paint" aria-hidden="true" inert><p>Another</p></div>', theme: 'dark' });
+    paint = async () => ({ markup: '<div id="first-paint" aria-hidden="true" inert><p>Another</p></div>', theme: 'dark', deferEntry: true });
     expect((await get({ 'accept-encoding': 'br', 'if-none-match': String(page.headers.etag) })).status).toBe(200);
   });
 

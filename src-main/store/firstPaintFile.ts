@@ -39,8 +39,8 @@ interface PaintFile {
   html: string;
 }
 
-/** What the browser host puts in index.html: the box before the page's root, and its palette. */
-export interface PagePaint {
+/** The first paint's box, for before the page's root, and the palette its rows were shown in. */
+interface PagePaint {
   markup: string;
   theme: Theme;
 }

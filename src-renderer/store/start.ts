@@ -5,6 +5,7 @@ import { sessionFetchers } from './sessionFetchers';
 import { createSessionSync } from './sessionSync';
 import { appliedEvents, useStore } from './store';
 import { publishTerminalOutput } from './terminalBus';
+import { takeCachedAppState } from './cachedAppState';
 
 /** Session states follow main's logs (see sessionSync.ts); created once per window by `startStore`. */
 export const sessionSync = createSessionSync({
@@ -19,6 +20,9 @@ let started = false;
 export function startStore(): void {
   if (started) return;
   started = true;
+  // Until main answers (its core may still be loading): the agent list and tabs as last seen.
+  const cached = takeCachedAppState();
+  if (cached && !useStore.getState().app) useStore.setState({ app: cached });
   // Terminal output goes to xterm straight from the applied events; a whole log read at load
   // is already in the state a terminal view writes when it mounts.
   appliedEvents.subscribe((sessionId, events, how) => {

@@ -1,0 +1,19 @@
+import type { AppState } from '../../src-shared/ipc/appState';
+
+/**
+ * The app state the browser host put in index.html (src-main/store/appStateCache.ts): what the
+ * page last had, minus anything running. Drawn at once (the agent list, sessions, tabs) and
+ * replaced by main's own answer as soon as it comes; null when the page carries none.
+ */
+export function takeCachedAppState(): AppState | null {
+  if (typeof document === 'undefined') return null;
+  const element = document.getElementById('app-state-cache');
+  if (!element) return null;
+  element.remove();
+  try {
+    const state = JSON.parse(element.textContent ?? '') as Partial<AppState> | null;
+    return state && Array.isArray(state.agents) && Array.isArray(state.sessions) && state.tabs && Array.isArray(state.tabs.open) ? (state as AppState) : null;
+  } catch {
+    return null;
+  }
+}

@@ -6,6 +6,8 @@
  * milliseconds for React DOM (issue 23, round 6).
  */
 export function runEntryAfterFirstPaint(): void {
+  // Imported without a page (the bridge's unit tests import the early entry): nothing to run.
+  if (typeof document === 'undefined') return;
   const start = () => {
     const entry = document.querySelector<HTMLLinkElement>('link[data-after-first-paint]');
     if (!entry) return;

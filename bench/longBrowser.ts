@@ -95,7 +95,7 @@ export async function floorServer(dataDir: string): Promise<{ url: string; stop:
  * `load` event, which waits for every script). `shownAt` resolves with that time in this
  * process's `performance.now()` clock.
  */
-async function watchShown(page: Page, watches: Record<string, { selector: string; texts: string[] }>): Promise<(name: string) => Promise<number>> {
+export async function watchShown(page: Page, watches: Record<string, { selector: string; texts: string[] }>): Promise<(name: string) => Promise<number>> {
   await page.addInitScript(`(() => {
     const watches = ${JSON.stringify(watches)};
     window.benchShown = {};

@@ -30,13 +30,14 @@ export function dismissFirstPaint(): void {
   document.getElementById(BOX_ID)?.remove();
 }
 
-/** Removes the first paint once the app state says another session (or none) is shown. */
+/** Removes the first paint once the page shows another session, none, or another page. */
 export function dismissFirstPaintWhenOtherShown(): () => void {
   const check = () => {
     const shown = firstPaintSession();
     if (shown === null) return true;
-    const app = useStore.getState().app;
-    if (app && app.tabs.active !== shown) {
+    const { app, view } = useStore.getState();
+    // Another tab, or History or Settings in place of the session.
+    if ((app && app.tabs.active !== shown) || view !== 'session') {
       dismissFirstPaint();
       return true;
     }

@@ -64,7 +64,7 @@ test('the tab strip shows every saved tab in its place from its first paint; a t
     const seen: string[] = [];
     (window as unknown as { tabStrips: string[] }).tabStrips = seen;
     const record = () => {
-      const tabs = [...document.querySelectorAll('[role="tablist"][aria-label="Open sessions"] [role="tab"]')];
+      const tabs = Array.from(document.querySelectorAll('[role="tablist"][aria-label="Open sessions"] [role="tab"]'));
       if (!tabs.length) return;
       const strip = tabs.map((tab) => tab.querySelector('.tab-title')?.textContent ?? '?').join(' | ');
       if (seen.at(-1) !== strip) seen.push(strip);

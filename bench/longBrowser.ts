@@ -199,10 +199,10 @@ async function appRound(browser: Browser, dataDir: string, sessions: Seeded[]): 
     const open = (await shownAt('open')) - loadStart;
     const openApp = (await shownAt('app')) - loadStart;
     const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
-    // The other tabs come back after the shown one (the host restores the shown tab first); the
-    // clicks below find a tab by its place, which is final once all are back.
+    // Every tab is in its place from the first paint; the others are read back after the shown one
+    // (busy until then). The clicks below time a switch to a session that is back, not its restore.
     await page.waitForFunction(
-      `document.querySelectorAll('[role="tablist"][aria-label="Open sessions"] [role="tab"]').length === ${sessions.length}`,
+      `document.querySelectorAll('[role="tablist"][aria-label="Open sessions"] [role="tab"]:not([aria-busy="true"])').length === ${sessions.length}`,
       undefined,
       {
         timeout: 300_000,

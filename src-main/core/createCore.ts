@@ -21,6 +21,7 @@ import { settingsHandlers } from '../store/settingsHandlers';
 import { SettingsStore } from '../store/settingsStore';
 import { protocolFor } from '../../src-shared/settings';
 import { TabsStore } from '../store/tabsStore';
+import { logHead } from '../store/logHead';
 import { WorktreeStore } from '../store/worktreeStore';
 import { worktreeHandlers } from '../worktrees/worktreeHandlers';
 import { WorktreeService } from '../worktrees/worktreeService';
@@ -30,6 +31,7 @@ import { remoteAgentHandlers, withRemote } from './remoteAgentHandlers';
 import type { AppCore, AppCoreOptions } from './appCore';
 import { AppEvents } from './appEvents';
 import { sessionHandlers } from './sessionHandlers';
+import { TabRestore } from './tabRestore';
 import { windowHandlers } from './windowHandlers';
 import { firstPaintHandlers } from './firstPaintHandlers';
 import { saveAppStateWhenChanged } from './appStateSaver';
@@ -156,7 +158,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     notice,
     changed,
   });
-  const sessionRows = sessionHandlers({ sessions, agents, tabs, changed });
+  const sessionRows = sessionHandlers({ sessions, agents, tabs, changed, isPlaceholder: (sessionId) => tabRestore.isPlaceholder(sessionId) });
   // Worktree sessions (docs/WORKTREES.md): started through the same `session.new` row.
   const worktreeStore = new WorktreeStore(options.dataDir);
   if (worktreeStore.error) notice('warning', `The list of worktree sessions was unreadable: ${worktreeStore.error}`);
@@ -203,45 +205,31 @@ export function createCore(options: AppCoreOptions): AppCore {
         return worktree ? { ...summary, worktree: { branch: worktree.branch, base: worktree.base } } : summary;
       }),
       tabs: tabs.current(),
-      ...(restoring > 0 ? { restoring } : {}),
+      ...(tabRestore.restoring > 0 ? { restoring: tabRestore.restoring } : {}),
+      ...(tabRestore.placeholders() ? { tabsNotBack: tabRestore.placeholders() } : {}),
       notices: [...settingsNotice, ...events.notices()],
     };
   };
 
   // Read now: a session the person opens before the restore starts must not replace the saved list.
   const saved = tabs.load();
-  let restoring = saved.open.length;
-  const restoreTabs = async (): Promise<void> => {
+  // Every saved tab is listed from the first answer, in its place; each is read back after it.
+  const tabRestore = new TabRestore(
+    {
+      tabs,
+      restore: (sessionId) => sessions.restore(sessionId),
+      close: (sessionId) => sessions.close(sessionId),
+      describe: (sessionId) => {
+        const known = history.catalog.get(sessionId);
+        return known ? { title: known.title, agentName: known.agentName } : logHead(sessions.logFile(sessionId));
+      },
+      changed,
+    },
+    saved,
+  );
+  const restoreTabs = (): Promise<void> => {
     if (saved.error) notice('warning', saved.error);
-    const restored = new Set<string>();
-    // Tabs shown so far, and those of them the person closed while the others were restored.
-    let shown = new Set<string>();
-    const closed = new Set<string>();
-    // The page answered before the restore: each tab is shown as soon as its session is back (the
-    // active one first), and a tab the person opened meanwhile stays, after the restored ones.
-    const show = (save: boolean) => {
-      const now = tabs.current();
-      for (const id of shown) if (!now.open.includes(id)) closed.add(id);
-      const open = [...saved.open.filter((id) => restored.has(id) && !closed.has(id)), ...now.open.filter((id) => !saved.open.includes(id))];
-      shown = new Set(open);
-      const active = now.active && open.includes(now.active) ? now.active : saved.active && restored.has(saved.active) ? saved.active : (open[0] ?? null);
-      if (save) tabs.set(open, active);
-      else tabs.show(open, active);
-      changed();
-    };
-    const first = saved.active && saved.open.includes(saved.active) ? [saved.active] : [];
-    for (const sessionId of [...first, ...saved.open.filter((id) => !first.includes(id))]) {
-      try {
-        if (await sessions.restore(sessionId)) restored.add(sessionId);
-      } catch (error) {
-        logError(`Restoring session ${sessionId}`, error);
-        notice('error', `Could not restore a session (${sessionId}): ${(error as Error).message}`);
-      }
-      restoring--;
-      if (restored.has(sessionId)) show(false);
-    }
-    restoring = 0;
-    show(true);
+    return tabRestore.run();
   };
   // A host killed while making or removing a worktree left a journal entry: finish or undo it first.
   const recovered = worktrees.engine.recover().catch((error) => logError('Recovering unfinished worktree operations', error));
@@ -277,7 +265,7 @@ export function createCore(options: AppCoreOptions): AppCore {
       return state();
     },
     ...sessionRows,
-    ...windowHandlers(sessions),
+    ...windowHandlers(sessions, (sessionId) => tabRestore.settled(sessionId)),
     ...firstPaintHandlers(sessions),
     ...reviewHandlers({ current: (sessionId) => sessions.current(sessionId), roots: (sessionId) => sessions.get(sessionId).roots }),
     ...fsHandlers({

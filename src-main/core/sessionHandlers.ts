@@ -33,10 +33,12 @@ export interface SessionHandlerDeps {
   agents: Pick<AgentManager, 'find' | 'stderr'>;
   tabs: TabsStore;
   changed: () => void;
+  /** A saved tab whose session is not read back (yet): kept by `tabs.set` in the place the person gives it. */
+  isPlaceholder?: (sessionId: string) => boolean;
 }
 
 /** The sessions' rows of the handler table (and the agent rows that act on an agent's sessions); only SessionManager's public API. */
-export function sessionHandlers({ sessions, agents, tabs, changed }: SessionHandlerDeps): Pick<Handlers, SessionRows> {
+export function sessionHandlers({ sessions, agents, tabs, changed, isPlaceholder = () => false }: SessionHandlerDeps): Pick<Handlers, SessionRows> {
   const requireAgent = (agentId: string) => {
     const agent = agents.find(agentId);
     if (!agent) throw new UserError(`Unknown agent "${agentId}".`);
@@ -75,7 +77,7 @@ export function sessionHandlers({ sessions, agents, tabs, changed }: SessionHand
     },
     'tabs.set': async ({ open, active }) => {
       tabs.set(
-        open.filter((id) => sessions.sessions.has(id)),
+        open.filter((id) => sessions.sessions.has(id) || isPlaceholder(id)),
         active,
       );
       changed();

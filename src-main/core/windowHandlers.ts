@@ -9,9 +9,15 @@ import type { SessionManager } from '../sessions/sessionManager';
  */
 export function windowHandlers(
   sessions: Pick<SessionManager, 'current'>,
+  settled: (sessionId: string) => Promise<void> = async () => {},
 ): Pick<Handlers, 'session.window' | 'session.entries' | 'session.pick' | 'session.locate'> {
   return {
-    'session.window': async ({ sessionId, size }) => windowOf(sessions.current(sessionId), size),
+    // A saved tab may be asked for before it is read back (the page's early script asks as soon
+    // as the first answer lists it): answered once it is back, or with why it could not be.
+    'session.window': async ({ sessionId, size }) => {
+      await settled(sessionId);
+      return windowOf(sessions.current(sessionId), size);
+    },
     'session.entries': async ({ sessionId, from, to }) => rangeOf(sessions.current(sessionId), from, to),
     'session.pick': async ({ sessionId, pick }) => pickOf(sessions.current(sessionId), pick),
     'session.locate': async ({ sessionId, entryId }) => ({ index: indexOfEntry(sessions.current(sessionId), entryId) }),

@@ -7,8 +7,8 @@ import { writeFileAtomic } from './jsonFile';
  * The app state as the page last had it (`app-state.json` in the data folder), for the browser
  * host to put in index.html (issue 23, cold start): the page draws the agent list, the sessions
  * and the tabs as soon as its script runs, instead of waiting for the host's core to load and
- * answer `app.state`; the answer replaces it a moment later. Only what stays true between runs
- * is kept (no agent is running, no notice), and it is used only while `settings.json` and
+ * answer `app.state`; the answer replaces it a moment later. Only what holds between runs is
+ * kept (`settledState`), and it is used only while `settings.json` and
  * `sessions/tabs.json` are the files it was made with.
  *
  * Read by `serve` before its core loads: this module uses node's fs and nothing heavier.
@@ -43,16 +43,29 @@ async function tabsText(dataDir: string): Promise<string | null> {
   }
 }
 
-/** What of a state is still true when the app starts again: nothing running, nothing to tell. */
+/**
+ * What of a state holds when the app starts again, in the shape of the host's first answer
+ * before any tab is read back (core/tabRestore.ts), so that answer replaces it without a blink:
+ * no agent running, no notice, no session open yet, every saved tab in its place as a
+ * placeholder named as it was.
+ */
 export function settledState(state: AppState): AppState {
-  const { restoring: _restoring, ...rest } = state;
+  const { restoring: _restoring, tabsNotBack: _notBack, ...rest } = state;
+  const known = new Map<string, { title: string | null; agentName: string | null }>();
+  for (const placeholder of state.tabsNotBack ?? []) known.set(placeholder.sessionId, placeholder);
+  for (const session of state.sessions) known.set(session.sessionId, session);
+  const open = state.tabs.open;
   return {
     ...rest,
     agents: state.agents.map(({ error: _error, ...agent }) => ({ ...agent, process: 'stopped' })),
-    // A turn in progress did not survive the restart (the restore says what became of it).
-    sessions: state.sessions.map((session) => (session.status === 'running' || session.status === 'waiting' ? { ...session, status: 'idle' } : session)),
+    sessions: [],
     notices: [],
-    ...(state.tabs.open.length > 0 ? { restoring: state.tabs.open.length } : {}),
+    ...(open.length > 0
+      ? {
+          restoring: open.length,
+          tabsNotBack: open.map((sessionId) => ({ sessionId, title: known.get(sessionId)?.title ?? null, agentName: known.get(sessionId)?.agentName ?? null })),
+        }
+      : {}),
   };
 }
 

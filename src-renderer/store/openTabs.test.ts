@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadTabs } from './openTabs';
+import { loadTabs, notBack } from './openTabs';
 
 function recorder() {
   const asked: string[] = [];
@@ -30,5 +30,15 @@ describe('loadTabs (issue 23: the shown session asked for first)', () => {
     const gone = recorder();
     await loadTabs({ open: ['a', 'b'], active: 'gone' }, gone.load);
     expect(gone.asked).toEqual(['a', 'b']);
+  });
+
+  it('leaves the tabs the host has not read back yet for later (their window is asked once they are back)', async () => {
+    const { asked, load } = recorder();
+    const app = { tabs: { open: ['a', 'b', 'c'], active: 'b' }, tabsNotBack: [{ sessionId: 'a' }, { sessionId: 'c' }] };
+    await loadTabs(app.tabs, load, (id) => notBack(app, id));
+    expect(asked).toEqual(['b']);
+    const back = { ...app, tabsNotBack: [{ sessionId: 'c' }] };
+    await loadTabs(back.tabs, load, (id) => id === 'b' || notBack(back, id));
+    expect(asked).toEqual(['b', 'a']);
   });
 });

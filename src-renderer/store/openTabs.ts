@@ -17,3 +17,11 @@ export function loadTabs(tabs: Tabs, load: (sessionId: string) => Promise<void>,
   const order = active === null ? tabs.open : [active, ...tabs.open.filter((id) => id !== active)];
   return Promise.all(order.filter((id) => !skip(id)).map((id) => load(id))).then(() => undefined);
 }
+
+/**
+ * Whether the host has not read this tab's session back (yet), or could not (`tabsNotBack`): the
+ * tab is shown in its place meanwhile, and its window is asked for once the host lists it as back.
+ */
+export function notBack(app: { tabsNotBack?: readonly { sessionId: string }[] }, sessionId: string): boolean {
+  return app.tabsNotBack?.some((tab) => tab.sessionId === sessionId) ?? false;
+}

@@ -1,6 +1,6 @@
 import { bridge } from '../bridge';
 import { createFrameQueue } from './frameQueue';
-import { loadTabs } from './openTabs';
+import { loadTabs, notBack } from './openTabs';
 import { sessionFetchers } from './sessionFetchers';
 import { createSessionSync } from './sessionSync';
 import { appliedEvents, useStore } from './store';
@@ -33,7 +33,7 @@ export function startStore(): void {
     void loadTabs(
       app.tabs,
       (id) => sessionSync.load(id),
-      (id) => Boolean(useStore.getState().sessions[id]),
+      (id) => Boolean(useStore.getState().sessions[id]) || notBack(app, id),
     );
   });
   const frameQueue = createFrameQueue(sessionSync.apply);
@@ -47,7 +47,11 @@ export function startStore(): void {
     void bridge.request('app.state', {}).then((app) => {
       useStore.setState({ app });
       const sessions = useStore.getState().sessions;
-      void loadTabs(app.tabs, (id) => sessionSync.load(id, sessions[id]?.lastSeq ?? 0));
+      void loadTabs(
+        app.tabs,
+        (id) => sessionSync.load(id, sessions[id]?.lastSeq ?? 0),
+        (id) => notBack(app, id),
+      );
     });
   });
 }

@@ -48,6 +48,16 @@ export interface SessionSummary {
   worktree?: { branch: string; base: string };
 }
 
+/** A tab the last run left open whose session is not read back yet, or could not be (`error`): shown in its place meanwhile. */
+export interface TabPlaceholder {
+  sessionId: string;
+  /** What the host knew of it before reading it (the history catalog, else the log's first line). */
+  title: string | null;
+  agentName: string | null;
+  /** Why it could not be read back; absent while it is being read. */
+  error?: string;
+}
+
 export interface AppNotice {
   id: string;
   level: 'info' | 'warning' | 'error';
@@ -70,5 +80,7 @@ export interface AppState {
    * the first answer comes before the restore, and the page says so instead of an empty window.
    */
   restoring?: number;
+  /** The open tabs whose sessions are not read back (yet), each in `tabs.open` at its saved place (absent when none). */
+  tabsNotBack?: TabPlaceholder[];
   notices: AppNotice[];
 }

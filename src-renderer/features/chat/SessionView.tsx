@@ -8,6 +8,7 @@ import { AttentionDock } from './AttentionDock';
 import { SessionHeader } from './SessionHeader';
 import { Transcript } from './Transcript';
 import { useViewShown } from '../../ui/viewShown';
+import { closeTab } from '../sessions/actions';
 
 /** One session: header, transcript, what waits for the person, options, composer; the side panel. */
 export function SessionView({ sessionId }: { sessionId: string }) {
@@ -33,11 +34,31 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <ShownInfoDialog sessionId={sessionId} />
         </>
       ) : (
-        <p className="muted loading" role="status">
-          Loading session…
-        </p>
+        <NotLoaded sessionId={sessionId} />
       )}
     </section>
+  );
+}
+
+/** A tab whose session the page does not have yet: the host may still be reading it back, or could not. */
+function NotLoaded({ sessionId }: { sessionId: string }) {
+  const placeholder = useStore((s) => s.app?.tabsNotBack?.find((tab) => tab.sessionId === sessionId));
+  const name = placeholder?.title || placeholder?.agentName;
+  if (placeholder?.error)
+    return (
+      <div className="empty" role="alert">
+        <p>
+          {name ? `“${name}”` : 'This session'} could not be restored. {placeholder.error}
+        </p>
+        <button type="button" onClick={() => closeTab(sessionId)}>
+          Close tab
+        </button>
+      </div>
+    );
+  return (
+    <p className="muted loading" role="status">
+      {placeholder ? `Restoring ${name ? `“${name}”` : 'this session'}…` : 'Loading session…'}
+    </p>
   );
 }
 

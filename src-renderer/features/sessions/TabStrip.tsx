@@ -16,7 +16,9 @@ export function TabStrip() {
   const summaries = useStore((s) => s.app?.sessions ?? EMPTY);
   const view = useStore((s) => s.view);
   const sidebarOpen = useStore((s) => s.sidebarOpen);
+  const notBack = useStore((s) => s.app?.tabsNotBack ?? EMPTY);
   const byId = new Map(summaries.map((s) => [s.sessionId, s]));
+  const placeholders = new Map(notBack.map((tab) => [tab.sessionId, tab]));
   const refs = useRef(new Map<string, HTMLButtonElement>());
   const [dragging, setDragging] = useState<string | null>(null);
   const [dropAt, setDropAt] = useState<number | null>(null);
@@ -41,10 +43,18 @@ export function TabStrip() {
       <div role="tablist" aria-label="Open sessions" className="tabs" onDragLeave={() => setDropAt(null)}>
         {tabs.open.map((sessionId, index) => {
           const summary = byId.get(sessionId);
+          // A saved tab the host has not read back yet (or could not): in its place, named from what the host knew.
+          const placeholder = summary ? undefined : placeholders.get(sessionId);
           const selected = sessionId === tabs.active && view === 'session';
-          const title = summary?.title || summary?.agentName || 'Session';
+          const title = summary?.title || summary?.agentName || placeholder?.title || placeholder?.agentName || 'Session';
           const attention = summary?.needsAttention ?? 0;
-          const state = summary ? statusLabel(summary.status) : 'Loading';
+          const state = summary
+            ? statusLabel(summary.status)
+            : placeholder?.error
+              ? `Could not be restored: ${placeholder.error}`
+              : placeholder
+                ? 'Restoring'
+                : 'Loading';
           return (
             <div
               key={sessionId}
@@ -96,7 +106,8 @@ export function TabStrip() {
                 aria-keyshortcuts="Delete Control+W"
                 tabIndex={selected || (!tabs.open.includes(tabs.active ?? '') && index === 0) ? 0 : -1}
                 title={`${title} — ${state}`}
-                data-state={summary?.status ?? 'starting'}
+                data-state={summary?.status ?? (placeholder?.error ? 'failed' : placeholder ? 'restoring' : 'starting')}
+                aria-busy={placeholder && !placeholder.error ? true : undefined}
                 onClick={() => activateTab(sessionId)}
                 onKeyDown={(event) => {
                   const reorder = event.altKey || (event.ctrlKey && event.shiftKey);
@@ -127,6 +138,7 @@ export function TabStrip() {
                 }}
               >
                 {summary && <StatusDot status={summary.status} decorative />}
+                {placeholder && <span className={`status-dot ${placeholder.error ? 'status-error' : 'status-restoring'}`} aria-hidden="true" />}
                 <span className="tab-title">{title}</span>
                 <WorktreeBadge sessionId={sessionId} compact />
                 {attention > 0 && !selected && (

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { CompactPostings } from './compactPostings';
 import { compactDocs, DenseIds, EntryTable } from './compactDocs';
 import { DocTexts } from './docTexts';
+import { FilePostings, type PostingsFile } from './filePostings';
 
 /**
  * A session's saved search index as many short JSON lines instead of MiniSearch's one JSON
@@ -26,7 +27,7 @@ const SLICE_MS = 8;
 const DOCS_PER_LINE = 1000;
 const POSTINGS_PER_LINE = 20_000;
 
-type Postings = Map<number, Map<number, number> | CompactPostings>;
+type Postings = Map<number, Map<number, number> | CompactPostings | FilePostings>;
 
 /** MiniSearch's fields this file reads and writes (protected: read by element access, which TypeScript allows). */
 interface Internals {
@@ -131,6 +132,8 @@ export async function loadSessionLines<T>(
   lines: Iterable<string> | AsyncIterable<string>,
   options: Options<T>,
   slicer = new Slicer(),
+  /** Where the postings go (`filePostings.ts`); without it they are kept in memory. */
+  postingsFile?: PostingsFile,
 ): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts; docEntries: DenseIds<string> }> {
   const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
@@ -160,7 +163,7 @@ export async function loadSessionLines<T>(
       }
     } else if (line[0] === 'terms') {
       for (const [term, fieldId, flat] of line[1]) {
-        const freqs = CompactPostings.fromFlat(flat);
+        const freqs = postingsFile ? FilePostings.fromPairs(postingsFile, flat) : CompactPostings.fromFlat(flat);
         let fields = m.index.get(term);
         if (!fields) {
           fields = new Map();

@@ -13,6 +13,7 @@ import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
 import { DocTexts } from './docTexts';
 import { CompactPostings, compactIndex } from './compactPostings';
+import { FilePostings, PostingsFile, spillIndex } from './filePostings';
 import { compactDocs, DenseIds, EntryTable, nextDocId } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
@@ -56,6 +57,8 @@ interface SessionIndex {
   docEntries: DenseIds<string>;
   /** Documents added since the postings were last made compact (`compactIndex`). */
   added: number;
+  /** Where its postings are kept once loaded, saved or vacuumed (`filePostings.ts`); null until then. */
+  postings: PostingsFile | null;
 }
 
 type Change = { state: SessionState; logSize: number; full: boolean } | { texts: IndexTexts } | 'remove';
@@ -279,15 +282,18 @@ export class SearchIndex {
     // 50,000-entry session's file is ~10 MB; V8 keeps the pages such a peak needed).
     const stream = createReadStream(file, { encoding: 'utf8' });
     const lines = createInterface({ input: stream, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    let postings: PostingsFile | null = null;
     try {
       const first = await lines.next();
       const head = JSON.parse(first.done ? '' : first.value) as SessionFileHead;
       // A save interrupted between a session's file and the manifest leaves them disagreeing: re-index.
       if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
-      const { entries, mini, texts, docEntries } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer);
+      postings = new PostingsFile(this.dir);
+      const { entries, mini, texts, docEntries } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer, postings);
       this.loadPauses = slicer.pauses;
-      return { docs: { logSize, scanned: 0, entries }, mini, texts, docEntries, added: 0 };
+      return { docs: { logSize, scanned: 0, entries }, mini, texts, docEntries, added: 0, postings };
     } catch (error) {
+      postings?.close();
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file} (the session is re-indexed from its log)`, error);
       return null;
     } finally {
@@ -312,18 +318,21 @@ export class SearchIndex {
   }
 
   /** What the indexes hold (the worker's `memory` answer; the guard counts it). */
-  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number; textBytes: number } {
+  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number; textBytes: number; postingFileBytes: number } {
     this.apply();
-    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0, textBytes: 0 };
+    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0, textBytes: 0, postingFileBytes: 0 };
     for (const { mini, texts } of this.sessions.values()) {
       held.documents += mini.documentCount;
       held.textBytes += texts.compressedBytes;
-      const index: Iterable<[string, Map<number, Map<number, number> | CompactPostings>]> = mini['_index'];
+      const index: Iterable<[string, Map<number, Map<number, number> | CompactPostings | FilePostings>]> = mini['_index'];
       for (const [, fields] of index) {
         for (const postings of fields.values()) {
           held.postings += postings.size;
           if (postings instanceof CompactPostings) held.postingBytes += postings.bytes;
-          else held.mapPostings += postings.size;
+          else if (postings instanceof FilePostings) {
+            held.postingBytes += postings.bytes;
+            held.postingFileBytes += postings.fileBytes;
+          } else held.mapPostings += postings.size;
         }
       }
     }
@@ -432,6 +441,8 @@ export class SearchIndex {
         .vacuum({ batchSize: 1000, batchWait: 5 })
         // The vacuum left holes in the compact postings: squeezed out before anything else walks them.
         .then(() => compactIndex(mini))
+        // What it brought into memory goes back to the file (the session may have been dropped meanwhile).
+        .then(() => this.spill(mini))
         .catch((error: unknown) => this.reset(error))
         .finally(() => {
           this.vacuuming = null;
@@ -454,6 +465,7 @@ export class SearchIndex {
   private reset(error: unknown): void {
     this.problem(`The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`);
     for (const sessionId of [...this.sessions.keys(), ...this.saved.keys()]) this.unsaved.add(sessionId);
+    for (const session of this.sessions.values()) session.postings?.close();
     this.sessions = new Map();
     this.saved = new Map();
     this.schedule();
@@ -547,7 +559,15 @@ export class SearchIndex {
   }
 
   private dropSession(sessionId: string): void {
+    this.sessions.get(sessionId)?.postings?.close();
     this.sessions.delete(sessionId);
+  }
+
+  /** Puts a session's postings held in memory into its postings file (after a save or a vacuum: nothing changes the index meanwhile). */
+  private spill(mini: MiniSearch<Doc>): void {
+    for (const session of this.sessions.values()) {
+      if (session.mini === mini) session.postings = spillIndex(session.mini, session.postings, this.dir);
+    }
   }
 
   /** Matches, best first, one per transcript entry (all at once: tests and small indexes). */
@@ -637,6 +657,8 @@ export class SearchIndex {
         }
         // Building the lines is the work; writing them is one call (the page cache takes it).
         writeFileAtomic(file, lines.join('\n'));
+        // Saved: the postings built since go out of memory too.
+        this.spill(session.mini);
       }
       writeFileAtomic(this.file, JSON.stringify(this.manifest()));
     } catch (error) {
@@ -676,6 +698,7 @@ export class SearchIndex {
       }
       const lines = [JSON.stringify(this.fileHead(sessionId, session)), ...sessionLines(session.docs.entries, session.mini, session.texts)];
       writeFileAtomic(this.sessionFile(sessionId), lines.join('\n'));
+      this.spill(session.mini);
     }
     this.unsaved.clear();
     writeFileAtomic(this.file, JSON.stringify(this.manifest()));
@@ -689,6 +712,7 @@ function newSession(logSize: number): SessionIndex {
     texts: new DocTexts(),
     docEntries: new DenseIds(),
     added: 0,
+    postings: null,
   };
 }
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompactPostings } from './compactPostings';
+import { OneField } from './oneField';
 
 /**
  * A session's postings kept in a file instead of the search worker's heap (issue 23, round 6).
@@ -31,7 +32,11 @@ export class PostingsFile {
   private pendingBytes = 0;
   private closed = false;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    /** Garbage always allowed (tests set 0 to see a rewrite). */
+    readonly slack = 1024 * 1024,
+  ) {
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `.postings-${process.pid}-${randomUUID()}.tmp`);
     this.fd = openSync(path, 'w+');
@@ -60,8 +65,12 @@ export class PostingsFile {
 
   /** The pairs of a region, in a buffer shared by every read: valid until the next read. */
   read(offset: number, count: number): Uint32Array {
-    if (this.pendingBytes && offset + 8 * count > this.pendingFrom) this.flush();
     const bytes = 8 * count;
+    // Read again at once (MiniSearch's own search gets each document of a term): no second read.
+    if (sharedHolds.file === this && sharedHolds.offset === offset && sharedHolds.bytes === bytes)
+      return new Uint32Array(shared.buffer, shared.byteOffset, 2 * count);
+    sharedHolds.file = null;
+    if (this.pendingBytes && offset + bytes > this.pendingFrom) this.flush();
     if (shared.length < bytes) shared = Buffer.allocUnsafeSlow(Math.max(bytes, 2 * shared.length));
     let done = 0;
     while (done < bytes) {
@@ -69,6 +78,7 @@ export class PostingsFile {
       if (read === 0) throw new Error('the search postings file ended early');
       done += read;
     }
+    Object.assign(sharedHolds, { file: this, offset, bytes });
     return new Uint32Array(shared.buffer, shared.byteOffset, 2 * count);
   }
 
@@ -79,7 +89,7 @@ export class PostingsFile {
 
   /** More garbage than postings: worth writing the live regions into a new file. */
   get wasteful(): boolean {
-    return this.end > 2 * this.live + 1024 * 1024;
+    return this.end > 2 * this.live + this.slack;
   }
 
   get bytes(): number {
@@ -95,12 +105,15 @@ export class PostingsFile {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (sharedHolds.file === this) sharedHolds.file = null;
     closeSync(this.fd);
   }
 }
 
 /** One buffer for every read (grown to the longest postings read): reads are synchronous and used at once. */
 let shared = Buffer.allocUnsafeSlow(64 * 1024);
+/** Which region `shared` holds (regions never change once written). */
+const sharedHolds: { file: PostingsFile | null; offset: number; bytes: number } = { file: null, offset: 0, bytes: 0 };
 
 function writeAll(fd: number, bytes: Buffer, position: number): void {
   let done = 0;
@@ -293,6 +306,12 @@ export class FilePostings {
   }
 }
 
+function oneField(fields: Map<number, Postings>): OneField<Postings> {
+  const one = new OneField<Postings>();
+  for (const [fieldId, postings] of fields) one.set(fieldId, postings);
+  return one;
+}
+
 function sortPairs(pairs: Uint32Array): Uint32Array {
   const order = Array.from({ length: pairs.length >> 1 }, (_, i) => i).sort((a, b) => pairs[2 * a] - pairs[2 * b]);
   const sorted = new Uint32Array(pairs.length);
@@ -304,7 +323,8 @@ function sortPairs(pairs: Uint32Array): Uint32Array {
 }
 
 type Postings = Map<number, number> | CompactPostings | FilePostings;
-type TermIndex = Iterable<[string, Map<number, Postings>]>;
+type Fields = Map<number, Postings> | OneField<Postings>;
+type TermIndex = Iterable<[string, Fields]> & { set(term: string, fields: Fields): unknown };
 
 /**
  * Writes every term's postings held in memory to `file` (after a save or a vacuum: the index
@@ -313,12 +333,14 @@ type TermIndex = Iterable<[string, Map<number, Postings>]>;
  */
 export function spillIndex(mini: MiniSearch<never> | MiniSearch<object>, file: PostingsFile | null, dir: string): PostingsFile {
   const index: TermIndex = mini['_index'];
-  const target = !file || file.wasteful ? new PostingsFile(dir) : file;
-  for (const [, fields] of index) {
+  const target = !file ? new PostingsFile(dir) : file.wasteful ? new PostingsFile(dir, file.slack) : file;
+  for (const [term, fields] of index) {
     for (const [fieldId, postings] of fields) {
       if (postings instanceof FilePostings) postings.spill(target);
       else fields.set(fieldId, FilePostings.fromCompact(target, postings));
     }
+    // A term new since the last spill has MiniSearch's `Map` of fields (replacing a term's value leaves the tree as it is).
+    if (fields instanceof Map) index.set(term, oneField(fields));
   }
   if (file && target !== file) file.close();
   return target;

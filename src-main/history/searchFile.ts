@@ -4,6 +4,7 @@ import { CompactPostings } from './compactPostings';
 import { compactDocs, DenseIds, EntryTable } from './compactDocs';
 import { DocTexts } from './docTexts';
 import { FilePostings, type PostingsFile } from './filePostings';
+import { OneField } from './oneField';
 
 /**
  * A session's saved search index as many short JSON lines instead of MiniSearch's one JSON
@@ -27,7 +28,7 @@ const SLICE_MS = 8;
 const DOCS_PER_LINE = 1000;
 const POSTINGS_PER_LINE = 20_000;
 
-type Postings = Map<number, Map<number, number> | CompactPostings | FilePostings>;
+type Postings = Map<number, Map<number, number> | CompactPostings | FilePostings> | OneField<Map<number, number> | CompactPostings | FilePostings>;
 
 /** MiniSearch's fields this file reads and writes (protected: read by element access, which TypeScript allows). */
 interface Internals {
@@ -166,7 +167,8 @@ export async function loadSessionLines<T>(
         const freqs = postingsFile ? FilePostings.fromPairs(postingsFile, flat) : CompactPostings.fromFlat(flat);
         let fields = m.index.get(term);
         if (!fields) {
-          fields = new Map();
+          // With its postings in a file, a term keeps one object for its fields (`OneField`), not a Map.
+          fields = postingsFile ? new OneField() : new Map();
           m.index.set(term, fields);
         }
         fields.set(fieldId, freqs);

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compactDocs } from './compactDocs';
+import { compactDocs, DocEntries, EntryTable } from './compactDocs';
 import { compactIndex } from './compactPostings';
 import { FilePostings, PostingsFile, spillIndex } from './filePostings';
 import { OneField } from './oneField';
@@ -197,5 +197,37 @@ describe('what a saved search index keeps in memory', () => {
     // The same ten entries cost the same in a session 8 times as long (each term's list stays in the file).
     expect(added[0]).toBeGreaterThan(0);
     expect(added[1]).toBeLessThanOrEqual(added[0] * 1.5);
+  });
+});
+
+describe("the entries' table (EntryTable, DocEntries)", () => {
+  it('keeps `<session>:<seq>` ids as numbers and any other id as it is, through deletes, reused slots and growth', () => {
+    const table = new EntryTable();
+    const docs = new DocEntries(table);
+    const sig = (i: number) => ({ sig: `${i}:${(i * 7919).toString(36)}`, chunks: 1, kind: i % 2 ? 'agent' : 'user', first: i });
+    const ids: string[] = [];
+    for (let i = 0; i < 5000; i++) ids.push(`sess-1:${3 * i + 1}`);
+    // Not of the session's form: another prefix, a leading zero, too many digits, a tool call id.
+    ids.push('other:5', 'sess-1:007', 'sess-1:12345678901', 'call_abc', 'sess-1:');
+    ids.forEach((id, i) => {
+      table.set(id, sig(i));
+      docs.set(i, id);
+    });
+    for (let i = 0; i < ids.length; i += 3) table.delete(ids[i]);
+    for (let i = 0; i < ids.length; i += 3) docs.delete(i);
+    const kept = ids.filter((_, i) => i % 3 !== 0);
+    expect(table.size).toBe(kept.length);
+    expect(new Set(table.keys())).toEqual(new Set(kept));
+    ids.forEach((id, i) => {
+      expect(table.get(id), id).toEqual(i % 3 === 0 ? undefined : sig(i));
+      expect(docs.get(i), id).toBe(i % 3 === 0 ? undefined : id);
+    });
+    // Set again: the freed slots are reused, each id still finds its own row.
+    for (let i = 0; i < ids.length; i += 3) table.set(ids[i], sig(i + 1));
+    expect(table.size).toBe(ids.length);
+    ids.forEach((id, i) => expect(table.get(id), id).toEqual(sig(i % 3 === 0 ? i + 1 : i)));
+    expect(Object.fromEntries(table.entries())).toEqual(Object.fromEntries(ids.map((id) => [id, table.get(id)])));
+    expect(table.get('sess-1:2')).toBeUndefined();
+    expect(table.get('sess-1:7')).toEqual(sig(2));
   });
 });

@@ -1,7 +1,7 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { performance } from 'node:perf_hooks';
 import { CompactPostings } from './compactPostings';
-import { compactDocs, DenseIds, EntryTable } from './compactDocs';
+import { compactDocs, DocEntries, EntryTable } from './compactDocs';
 import { DocTexts } from './docTexts';
 import { FilePostings, type PostingsFile } from './filePostings';
 import { OneField } from './oneField';
@@ -135,7 +135,7 @@ export async function loadSessionLines<T>(
   slicer = new Slicer(),
   /** Where the postings go (`filePostings.ts`); without it they are kept in memory. */
   postingsFile?: PostingsFile,
-): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts; docEntries: DenseIds<string> }> {
+): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts; docEntries: DocEntries }> {
   const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
   const entries = new EntryTable();
@@ -180,7 +180,7 @@ export async function loadSessionLines<T>(
   if (!sawMeta) throw new Error('no index after the header');
   texts.seal();
   // Each document's entry, from the entries' chunk ranges (the file keeps no entry id per document).
-  const docEntries = new DenseIds<string>();
+  const docEntries = new DocEntries(entries);
   for (const [entryId, { first, chunks }] of entries.entries()) {
     for (let id = first; id < first + chunks; id++) if (m.documentIds.has(id)) docEntries.set(id, entryId);
   }

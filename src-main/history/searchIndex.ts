@@ -14,7 +14,7 @@ import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './search
 import { DocTexts } from './docTexts';
 import { CompactPostings, compactIndex } from './compactPostings';
 import { FilePostings, PostingsFile, spillIndex } from './filePostings';
-import { compactDocs, DenseIds, EntryTable, nextDocId } from './compactDocs';
+import { compactDocs, DocEntries, EntryTable, nextDocId } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
 export { MAX_INDEXED_CHARS };
@@ -54,7 +54,7 @@ interface SessionIndex {
   /** Each document's text by short id, for snippets (compressed; no stored-fields object per document). */
   texts: DocTexts;
   /** Each document's entry id, by short id (the entry's chunks are its `first` … `first + chunks - 1`). */
-  docEntries: DenseIds<string>;
+  docEntries: DocEntries;
   /** Documents added since the postings were last made compact (`compactIndex`). */
   added: number;
   /** Where its postings are kept once loaded, saved or vacuumed (`filePostings.ts`); null until then. */
@@ -535,6 +535,8 @@ export class SearchIndex {
     if (previous) this.removeEntry(session, entryId);
     const chunks = chunkText(text);
     const first = nextDocId(session.mini);
+    // In the table first: a document's entry is its slot there.
+    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind, first });
     for (const chunk of chunks) {
       const id = nextDocId(session.mini);
       session.mini.add({ id, text: chunk });
@@ -543,7 +545,6 @@ export class SearchIndex {
     }
     this.indexedDocuments += chunks.length;
     session.added += chunks.length;
-    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind, first });
   }
 
   private removeEntry(session: SessionIndex, entryId: string): void {
@@ -706,11 +707,12 @@ export class SearchIndex {
 }
 
 function newSession(logSize: number): SessionIndex {
+  const entries = new EntryTable();
   return {
-    docs: { logSize, scanned: 0, entries: new EntryTable() },
+    docs: { logSize, scanned: 0, entries },
     mini: compactDocs(new MiniSearch(OPTIONS)),
     texts: new DocTexts(),
-    docEntries: new DenseIds(),
+    docEntries: new DocEntries(entries),
     added: 0,
     postings: null,
   };

@@ -132,36 +132,52 @@ export class CompactFieldLengths {
   }
 }
 
-/** `_documentIds`: short id → the document's id, in an array by short id. */
+/**
+ * `_documentIds` and `_idToShortId`: short id → the document's id and back. In a `compactDocs`
+ * index the two are the same number, so each is one byte a document ("this short id is its own
+ * id"), not an array slot of 8 bytes with its spare room; a value of any other kind is kept in a
+ * `Map` beside it.
+ */
 export class DenseIds<V> {
-  private slots: (V | undefined)[] = [];
+  private same = new Uint8Array(64);
+  private other = new Map<number, V>();
   size = 0;
 
   get(shortId: number): V | undefined {
-    return this.slots[shortId];
+    return this.same[shortId] === 1 ? (shortId as V) : this.other.get(shortId);
   }
 
   has(shortId: number): boolean {
-    return this.slots[shortId] !== undefined;
+    return this.same[shortId] === 1 || this.other.has(shortId);
   }
 
   set(shortId: number, value: V): this {
-    if (this.slots[shortId] === undefined) this.size++;
-    // Filled in order (short ids grow): the array stays dense, 8 bytes a slot.
-    while (this.slots.length < shortId) this.slots.push(undefined);
-    this.slots[shortId] = value;
+    if (!this.has(shortId)) this.size++;
+    this.other.delete(shortId);
+    if (value === shortId && Number.isInteger(shortId) && shortId >= 0) {
+      while (shortId >= this.same.length) {
+        const grown = new Uint8Array(Math.ceil(this.same.length * 1.5));
+        grown.set(this.same);
+        this.same = grown;
+      }
+      this.same[shortId] = 1;
+    } else {
+      if (this.same[shortId] === 1) this.same[shortId] = 0;
+      this.other.set(shortId, value);
+    }
     return this;
   }
 
   delete(shortId: number): boolean {
-    if (this.slots[shortId] === undefined) return false;
-    this.slots[shortId] = undefined;
+    if (this.same[shortId] === 1) this.same[shortId] = 0;
+    else if (!this.other.delete(shortId)) return false;
     this.size--;
     return true;
   }
 
   clear(): void {
-    this.slots = [];
+    this.same = new Uint8Array(64);
+    this.other.clear();
     this.size = 0;
   }
 
@@ -170,10 +186,8 @@ export class DenseIds<V> {
   }
 
   *entries(): IterableIterator<[number, V]> {
-    for (let shortId = 0; shortId < this.slots.length; shortId++) {
-      const value = this.slots[shortId];
-      if (value !== undefined) yield [shortId, value];
-    }
+    for (let shortId = 0; shortId < this.same.length; shortId++) if (this.same[shortId] === 1) yield [shortId, shortId as V];
+    yield* [...this.other].sort((a, b) => a[0] - b[0]);
   }
 
   *keys(): IterableIterator<number> {

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compactDocs, DocEntries, EntryTable } from './compactDocs';
+import { compactDocs, DenseIds, DocEntries, EntryTable } from './compactDocs';
 import { compactIndex } from './compactPostings';
 import { FilePostings, PostingsFile, spillIndex } from './filePostings';
 import { OneField } from './oneField';
@@ -229,5 +229,24 @@ describe("the entries' table (EntryTable, DocEntries)", () => {
     expect(Object.fromEntries(table.entries())).toEqual(Object.fromEntries(ids.map((id) => [id, table.get(id)])));
     expect(table.get('sess-1:2')).toBeUndefined();
     expect(table.get('sess-1:7')).toEqual(sig(2));
+  });
+
+  it('DenseIds holds a short id that is its own id in a byte, any other value beside it, as a Map would', () => {
+    const map = new Map<number, unknown>();
+    const dense = new DenseIds<unknown>();
+    const both = (f: (m: Map<number, unknown> | DenseIds<unknown>) => void) => [map, dense].forEach(f);
+    for (let id = 0; id < 300; id++) both((m) => m.set(id, id));
+    both((m) => m.set(5, 'five').set(400, 400).set(7, 7));
+    both((m) => {
+      m.delete(9);
+      m.delete(6);
+    });
+    both((m) => m.set(6, 6));
+    const sorted = (m: Iterable<[number, unknown]>) => [...m].sort((a, b) => a[0] - b[0]);
+    expect(sorted(dense)).toEqual(sorted(map));
+    expect(dense.size).toBe(map.size);
+    expect(dense.get(5)).toBe('five');
+    expect(dense.has(9)).toBe(false);
+    expect(dense.delete(9)).toBe(false);
   });
 });

@@ -144,6 +144,20 @@ describe('postings in a file (FilePostings)', () => {
     expect(one.delete(7)).toBe(false);
   });
 
+  it('a write that fails (a full disk, a closed file) leaves the postings as they were', () => {
+    const good = new PostingsFile(scratch());
+    const pairs = Array.from({ length: 80_000 }, (_, i) => (i % 2 ? 1 + (i % 5) : i));
+    const postings = FilePostings.fromPairs(good, pairs);
+    for (let id = 80_000; id < 120_000; id++) postings.set(id, 2);
+    const before = [...postings];
+    const broken = new PostingsFile(scratch());
+    broken.close();
+    expect(() => postings.spill(broken)).toThrow();
+    expect([...postings]).toEqual(before);
+    expect(postings.size).toBe(80_000);
+    good.close();
+  });
+
   it('leaves no file behind: its scratch file is gone from the folder as soon as it is opened', () => {
     const dir = scratch();
     const file = new PostingsFile(dir);

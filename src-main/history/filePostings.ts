@@ -171,11 +171,13 @@ export class FilePostings {
   }
 
   private point(file: PostingsFile, pairs: Uint32Array): void {
+    // Written first: a write that fails (a full disk) leaves these postings as they were.
+    const offset = file.append(pairs);
     if (this.file) this.file.release(this.count);
     this.file = file;
+    this.offset = offset;
     this.count = pairs.length >> 1;
     this.maxId = this.count ? pairs[pairs.length - 2] : -1;
-    this.offset = file.append(pairs);
   }
 
   /** Every live posting (region then memory), as pairs in a new array. */
@@ -212,9 +214,8 @@ export class FilePostings {
       this.mem = null;
       return;
     }
-    const pairs = this.all();
+    this.point(file, this.all());
     this.mem = null;
-    this.point(file, pairs);
   }
 
   get size(): number {

@@ -7,6 +7,7 @@ import { compactDocs, DenseIds, DocEntries, EntryTable } from './compactDocs';
 import { compactIndex } from './compactPostings';
 import { FilePostings, PostingsFile, spillIndex } from './filePostings';
 import { OneField } from './oneField';
+import { compactTree, TreeNode } from './treeNodes';
 import { SearchIndex } from './searchIndex';
 import { queryTerms, topQuery } from './topQuery';
 import { wordSession } from '../testing/wordSessions';
@@ -39,6 +40,7 @@ describe('postings in a file (FilePostings)', () => {
     for (const mini of [plain, filed]) mini.addAll(first);
     compactIndex(filed);
     let file = spillIndex(filed, new PostingsFile(dir, 0), dir);
+    compactTree(filed);
     expect(file.bytes).toBeGreaterThan(0);
     // Each term keeps one small object for its fields, not a Map.
     const terms: Iterable<[string, unknown]> = filed['_index'];
@@ -51,6 +53,10 @@ describe('postings in a file (FilePostings)', () => {
     await Promise.all([plain.vacuum(), filed.vacuum()]);
     compactIndex(filed);
     file = spillIndex(filed, file, dir);
+    compactTree(filed);
+    // The term tree's nodes below the root are small arrays, not Maps.
+    const root: Map<string, unknown> = filed['_index']['_tree'];
+    for (const [key, node] of root) if (key !== '') expect(node, key).toBeInstanceOf(TreeNode);
     // Added after the spill: known terms append in memory, new terms are Maps again.
     const more = [...documents(150, 5, 400), { id: 550, text: 'flamingo zebra parser' }];
     for (const mini of [plain, filed]) {
@@ -85,6 +91,12 @@ describe('postings in a file (FilePostings)', () => {
     expect(rewritten).toBe(true);
     compare();
     await Promise.all([plain.vacuum(), filed.vacuum()]);
+    compare();
+    // Terms removed (their nodes merged) and added again (nodes split) on the compact tree.
+    for (const mini of [plain, filed]) {
+      mini.remove(more[150]);
+      mini.add({ id: 600, text: 'flamingos zebras parsed flamingo' });
+    }
     compare();
   });
 

@@ -14,6 +14,7 @@ import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './search
 import { DocTexts } from './docTexts';
 import { CompactPostings, compactIndex } from './compactPostings';
 import { FilePostings, PostingsFile, spillIndex } from './filePostings';
+import { compactTree } from './treeNodes';
 import { compactDocs, DocEntries, EntryTable, nextDocId } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
@@ -290,6 +291,7 @@ export class SearchIndex {
       if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
       postings = new PostingsFile(this.dir);
       const { entries, mini, texts, docEntries } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer, postings);
+      compactTree(mini);
       this.loadPauses = slicer.pauses;
       return { docs: { logSize, scanned: 0, entries }, mini, texts, docEntries, added: 0, postings };
     } catch (error) {
@@ -567,7 +569,9 @@ export class SearchIndex {
   /** Puts a session's postings held in memory into its postings file (after a save or a vacuum: nothing changes the index meanwhile). */
   private spill(mini: MiniSearch<Doc>): void {
     for (const session of this.sessions.values()) {
-      if (session.mini === mini) session.postings = spillIndex(session.mini, session.postings, this.dir);
+      if (session.mini !== mini) continue;
+      session.postings = spillIndex(session.mini, session.postings, this.dir);
+      compactTree(session.mini);
     }
   }
 

@@ -65,18 +65,27 @@ export class TreeNode<V> {
     for (const [key, value] of this.entries()) callback(value, key);
   }
 
-  *entries(): IterableIterator<[string, V]> {
-    // A copy: a caller may delete while iterating, as with a Map.
-    const pairs = this.pairs.slice();
-    for (let i = 0; i < pairs.length; i += 2) yield [pairs[i] as string, pairs[i + 1] as V];
+  // Arrays' own iterators over copies: a caller may change the node while iterating (as with a
+  // Map), and a query's fuzzy walk asks every node it visits for its keys (a generator costs more).
+  entries(): IterableIterator<[string, V]> {
+    const pairs = this.pairs;
+    const out = new Array<[string, V]>(pairs.length >> 1);
+    for (let i = 0; i < pairs.length; i += 2) out[i >> 1] = [pairs[i] as string, pairs[i + 1] as V];
+    return out[Symbol.iterator]();
   }
 
-  *keys(): IterableIterator<string> {
-    for (const [key] of this.entries()) yield key;
+  keys(): IterableIterator<string> {
+    const pairs = this.pairs;
+    const out = new Array<string>(pairs.length >> 1);
+    for (let i = 0; i < pairs.length; i += 2) out[i >> 1] = pairs[i] as string;
+    return out[Symbol.iterator]();
   }
 
-  *values(): IterableIterator<V> {
-    for (const [, value] of this.entries()) yield value;
+  values(): IterableIterator<V> {
+    const pairs = this.pairs;
+    const out = new Array<V>(pairs.length >> 1);
+    for (let i = 1; i < pairs.length; i += 2) out[i >> 1] = pairs[i] as V;
+    return out[Symbol.iterator]();
   }
 
   [Symbol.iterator](): IterableIterator<[string, V]> {

@@ -41,6 +41,9 @@ const { createCore } = (await import(CORE_MODULE)) as {
 };
 /** The search worker's own heap (round 4 on: `SearchProxy.memory`); older builds do not have it. */
 interface SearchWithMemory {
+  start?(): Promise<void>;
+  idle?(): Promise<void>;
+  indexedDocuments?: number;
   load?(): Promise<void>;
   memory?(): Promise<Record<string, number>>;
 }
@@ -50,6 +53,9 @@ if (args.includes('--warm')) {
   // The first opening (child process): folds each log, saves its snapshot and the search index.
   const core = createCore({ dataDir: warmDir!, host: 'browser', defaultCwd: warmDir! });
   for (const id of ids) await (core.handlers as unknown as Record<string, (input: unknown) => Promise<unknown>>)['session.open']!({ sessionId: id });
+  // The search worker starts on first use (round 5 on): started here, so the index is built and saved as after a person's first search.
+  await core.history?.search?.start?.();
+  await core.history?.search?.idle?.();
   await core.dispose();
   process.exit(0);
 }
@@ -93,6 +99,8 @@ if (search?.memory) {
   await search.load?.();
   report('search index loaded');
   const w = await search.memory();
+  await search.idle?.();
+  console.log(`documents indexed at this start: ${search.indexedDocuments ?? '?'} (0: the saved index was loaded)`);
   console.log(
     `search worker (after a GC)                   heap ${mb(w.heapUsed).padStart(6)} / ${mb(w.heapTotal).padStart(6)}  external ${mb(w.external).padStart(6)}  ` +
       `documents ${w.documents}  postings ${w.postings} (${mb(w.postingBytes)} MB compact, ${w.mapPostings} in Maps), texts ${mb(w.textBytes ?? 0)} MB compressed`,

@@ -132,36 +132,52 @@ export class CompactFieldLengths {
   }
 }
 
-/** `_documentIds`: short id → the document's id, in an array by short id. */
+/**
+ * `_documentIds` and `_idToShortId`: short id → the document's id and back. In a `compactDocs`
+ * index the two are the same number, so each is one byte a document ("this short id is its own
+ * id"), not an array slot of 8 bytes with its spare room; a value of any other kind is kept in a
+ * `Map` beside it.
+ */
 export class DenseIds<V> {
-  private slots: (V | undefined)[] = [];
+  private same = new Uint8Array(64);
+  private other = new Map<number, V>();
   size = 0;
 
   get(shortId: number): V | undefined {
-    return this.slots[shortId];
+    return this.same[shortId] === 1 ? (shortId as V) : this.other.get(shortId);
   }
 
   has(shortId: number): boolean {
-    return this.slots[shortId] !== undefined;
+    return this.same[shortId] === 1 || this.other.has(shortId);
   }
 
   set(shortId: number, value: V): this {
-    if (this.slots[shortId] === undefined) this.size++;
-    // Filled in order (short ids grow): the array stays dense, 8 bytes a slot.
-    while (this.slots.length < shortId) this.slots.push(undefined);
-    this.slots[shortId] = value;
+    if (!this.has(shortId)) this.size++;
+    this.other.delete(shortId);
+    if (value === shortId && Number.isInteger(shortId) && shortId >= 0) {
+      while (shortId >= this.same.length) {
+        const grown = new Uint8Array(Math.ceil(this.same.length * 1.5));
+        grown.set(this.same);
+        this.same = grown;
+      }
+      this.same[shortId] = 1;
+    } else {
+      if (this.same[shortId] === 1) this.same[shortId] = 0;
+      this.other.set(shortId, value);
+    }
     return this;
   }
 
   delete(shortId: number): boolean {
-    if (this.slots[shortId] === undefined) return false;
-    this.slots[shortId] = undefined;
+    if (this.same[shortId] === 1) this.same[shortId] = 0;
+    else if (!this.other.delete(shortId)) return false;
     this.size--;
     return true;
   }
 
   clear(): void {
-    this.slots = [];
+    this.same = new Uint8Array(64);
+    this.other.clear();
     this.size = 0;
   }
 
@@ -170,10 +186,8 @@ export class DenseIds<V> {
   }
 
   *entries(): IterableIterator<[number, V]> {
-    for (let shortId = 0; shortId < this.slots.length; shortId++) {
-      const value = this.slots[shortId];
-      if (value !== undefined) yield [shortId, value];
-    }
+    for (let shortId = 0; shortId < this.same.length; shortId++) if (this.same[shortId] === 1) yield [shortId, shortId as V];
+    yield* [...this.other].sort((a, b) => a[0] - b[0]);
   }
 
   *keys(): IterableIterator<number> {
@@ -217,39 +231,130 @@ export interface EntrySig {
 }
 
 /**
- * Each indexed entry's signature (`<length>:<hash base 36>`), chunk count and kind, by entry id:
- * an id → slot map and typed arrays, instead of an object and a signature string per entry
- * (a 50,000-entry session's were ~5 MB). A signature that is not of that form is kept as it is.
+ * Each indexed entry's signature (`<length>:<hash base 36>`), chunk count and kind, by entry id,
+ * in typed arrays by slot. Entry ids are `<session id>:<seq>` (`foldTranscript.ts`): such an id
+ * is kept as its number, in an open-addressing table of numbers → slots, not as a string key
+ * of a `Map` (3 × 50,000 entries: 5.4 MB of hash tables and 3.5 MB of id strings, more with real
+ * session ids of 36 characters). An id of another form is kept as it is, in a `Map`, and so is a
+ * signature that is not of that form.
  */
 export class EntryTable {
-  private slots = new Map<string, number>();
+  /** What every numeric id starts with (the first id's text up to its last ':'). */
+  private prefix: string | null = null;
+  /** Pairs `[seq + 1, slot]` (0: empty, TOMB: deleted), probed linearly. */
+  private table = new Uint32Array(2 * 64);
+  /** Pairs taken in `table`, deleted ones included. */
+  private taken = 0;
+  /** Other ids → slot, and back. */
+  private oddIds = new Map<string, number>();
+  private oddIdOf = new Map<number, string>();
+  /** Signatures that do not fit the typed arrays, by slot. */
+  private oddSigs = new Map<number, EntrySig>();
+  private seqs = new Uint32Array(64);
   private lengths = new Uint32Array(64);
   private hashes = new Uint32Array(64);
   private chunks = new Uint16Array(64);
   private kinds = new Uint8Array(64);
   private firsts = new Uint32Array(64);
+  /** 1 for a slot in use. */
+  private live = new Uint8Array(64);
   private kindNames: string[] = [];
-  private odd = new Map<string, EntrySig>();
   private free: number[] = [];
   private used = 0;
+  size = 0;
 
-  get size(): number {
-    return this.slots.size + this.odd.size;
+  /** The number an id is kept as, or -1 (it is kept as a string). */
+  private seqOf(entryId: string, adding = false): number {
+    if (this.prefix === null && adding) this.prefix = entryId.slice(0, entryId.lastIndexOf(':') + 1);
+    const prefix = this.prefix;
+    if (prefix === null) return -1;
+    if (entryId.length <= prefix.length || entryId.length > prefix.length + 9 || !entryId.startsWith(prefix)) return -1;
+    let seq = 0;
+    for (let i = prefix.length; i < entryId.length; i++) {
+      const digit = entryId.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9 || (digit === 0 && i === prefix.length && entryId.length > i + 1)) return -1;
+      seq = seq * 10 + digit;
+    }
+    return seq;
+  }
+
+  /** The pair of `table` holding `seq`, or -1. */
+  private find(seq: number): number {
+    const mask = (this.table.length >> 1) - 1;
+    for (let at = hashSeq(seq) & mask; ; at = (at + 1) & mask) {
+      const key = this.table[2 * at];
+      if (key === EMPTY) return -1;
+      if (key === seq + 1) return at;
+    }
+  }
+
+  private insert(seq: number, slot: number): void {
+    // Up to 3/4 full (linear probing stays short), then twice as large as its live ids at least.
+    if (4 * (this.taken + 1) > 3 * (this.table.length >> 1)) this.rehash();
+    const mask = (this.table.length >> 1) - 1;
+    let at = hashSeq(seq) & mask;
+    while (this.table[2 * at] !== EMPTY && this.table[2 * at] !== TOMB) at = (at + 1) & mask;
+    if (this.table[2 * at] === EMPTY) this.taken++;
+    this.table[2 * at] = seq + 1;
+    this.table[2 * at + 1] = slot;
+  }
+
+  /** A table of at least 3/2 the live ids (deleted pairs dropped). */
+  private rehash(): void {
+    const old = this.table;
+    let pairs = 64;
+    while (2 * pairs < 3 * (this.size + 1)) pairs *= 2;
+    this.table = new Uint32Array(2 * pairs);
+    this.taken = 0;
+    for (let i = 0; i < old.length; i += 2) if (old[i] !== EMPTY && old[i] !== TOMB) this.insert(old[i] - 1, old[i + 1]);
+  }
+
+  /** The slot of an entry, or undefined. */
+  slotOf(entryId: string): number | undefined {
+    const seq = this.seqOf(entryId);
+    if (seq < 0) return this.oddIds.get(entryId);
+    const at = this.find(seq);
+    return at < 0 ? undefined : this.table[2 * at + 1];
+  }
+
+  /** The id of the entry in a slot (undefined: none). */
+  idAt(slot: number): string | undefined {
+    if (!this.live[slot]) return undefined;
+    return this.oddIdOf.get(slot) ?? `${this.prefix}${this.seqs[slot]}`;
+  }
+
+  /** The signature of the entry in a slot. */
+  at(slot: number): EntrySig | undefined {
+    if (!this.live[slot]) return undefined;
+    return (
+      this.oddSigs.get(slot) ?? {
+        sig: `${this.lengths[slot]}:${this.hashes[slot].toString(36)}`,
+        chunks: this.chunks[slot],
+        kind: this.kindNames[this.kinds[slot]],
+        first: this.firsts[slot],
+      }
+    );
   }
 
   get(entryId: string): EntrySig | undefined {
-    const slot = this.slots.get(entryId);
-    if (slot === undefined) return this.odd.get(entryId);
-    return {
-      sig: `${this.lengths[slot]}:${this.hashes[slot].toString(36)}`,
-      chunks: this.chunks[slot],
-      kind: this.kindNames[this.kinds[slot]],
-      first: this.firsts[slot],
-    };
+    const slot = this.slotOf(entryId);
+    return slot === undefined ? undefined : this.at(slot);
   }
 
   set(entryId: string, { sig, chunks, kind, first }: EntrySig): void {
     this.delete(entryId);
+    const slot = this.free.pop() ?? this.used++;
+    if (slot >= this.live.length) this.grow();
+    this.live[slot] = 1;
+    this.size++;
+    const seq = this.seqOf(entryId, true);
+    if (seq < 0) {
+      this.oddIds.set(entryId, slot);
+      this.oddIdOf.set(slot, entryId);
+    } else {
+      this.seqs[slot] = seq;
+      this.insert(seq, slot);
+    }
     const match = /^(\d+):([0-9a-z]+)$/.exec(sig);
     const length = match ? Number(match[1]) : NaN;
     const hash = match ? parseInt(match[2], 36) : NaN;
@@ -257,43 +362,96 @@ export class EntryTable {
     if (code === -1 && this.kindNames.length < 255) code = this.kindNames.push(kind) - 1;
     const exact = match && length < 2 ** 32 && hash < 2 ** 32 && `${length}:${hash.toString(36)}` === sig;
     if (!exact || chunks >= 2 ** 16 || code === -1 || !(first >= 0 && first < 2 ** 32)) {
-      this.odd.set(entryId, { sig, chunks, kind, first });
+      this.oddSigs.set(slot, { sig, chunks, kind, first });
       return;
     }
-    const slot = this.free.pop() ?? this.used++;
-    if (slot >= this.lengths.length) this.grow();
     this.lengths[slot] = length;
     this.hashes[slot] = hash;
     this.chunks[slot] = chunks;
     this.kinds[slot] = code;
     this.firsts[slot] = first;
-    this.slots.set(entryId, slot);
   }
 
   delete(entryId: string): void {
-    const slot = this.slots.get(entryId);
-    if (slot !== undefined) {
-      this.slots.delete(entryId);
-      this.free.push(slot);
+    const seq = this.seqOf(entryId);
+    let slot: number | undefined;
+    if (seq < 0) {
+      slot = this.oddIds.get(entryId);
+      this.oddIds.delete(entryId);
+      if (slot !== undefined) this.oddIdOf.delete(slot);
+    } else {
+      const at = this.find(seq);
+      if (at >= 0) {
+        slot = this.table[2 * at + 1];
+        this.table[2 * at] = TOMB;
+      }
     }
-    this.odd.delete(entryId);
+    if (slot === undefined) return;
+    this.live[slot] = 0;
+    this.oddSigs.delete(slot);
+    this.free.push(slot);
+    this.size--;
   }
 
   keys(): string[] {
-    return [...this.slots.keys(), ...this.odd.keys()];
+    const keys: string[] = [];
+    for (let slot = 0; slot < this.used; slot++) if (this.live[slot]) keys.push(this.idAt(slot)!);
+    return keys;
   }
 
   *entries(): IterableIterator<[string, EntrySig]> {
-    for (const entryId of this.keys()) yield [entryId, this.get(entryId)!];
+    for (let slot = 0; slot < this.used; slot++) if (this.live[slot]) yield [this.idAt(slot)!, this.at(slot)!];
   }
 
   private grow(): void {
-    const size = Math.ceil(this.lengths.length * 1.5);
+    const size = Math.ceil(this.live.length * 1.5);
     const grow = <A extends Uint32Array | Uint16Array | Uint8Array>(from: A, to: A): A => (to.set(from), to);
+    this.seqs = grow(this.seqs, new Uint32Array(size));
     this.lengths = grow(this.lengths, new Uint32Array(size));
     this.hashes = grow(this.hashes, new Uint32Array(size));
     this.chunks = grow(this.chunks, new Uint16Array(size));
     this.kinds = grow(this.kinds, new Uint8Array(size));
     this.firsts = grow(this.firsts, new Uint32Array(size));
+    this.live = grow(this.live, new Uint8Array(size));
   }
 }
+
+const EMPTY = 0;
+const TOMB = 0xffffffff;
+
+function hashSeq(seq: number): number {
+  return Math.imul(seq ^ (seq >>> 16), 0x45d9f3b) >>> 0;
+}
+
+/**
+ * Each document's entry, by short id: the entry's slot in its `EntryTable` (4 bytes a document),
+ * not a reference to its id string.
+ */
+export class DocEntries {
+  private slots = new Uint32Array(64).fill(NONE);
+
+  constructor(private readonly table: EntryTable) {}
+
+  /** The entry must be in the table already. */
+  set(shortId: number, entryId: string): void {
+    const slot = this.table.slotOf(entryId);
+    if (slot === undefined) throw new Error(`DocEntries: entry ${entryId} is not in the table`);
+    while (shortId >= this.slots.length) {
+      const grown = new Uint32Array(Math.ceil(this.slots.length * 1.5)).fill(NONE);
+      grown.set(this.slots);
+      this.slots = grown;
+    }
+    this.slots[shortId] = slot;
+  }
+
+  get(shortId: number): string | undefined {
+    const slot = this.slots[shortId];
+    return slot === undefined || slot === NONE ? undefined : this.table.idAt(slot);
+  }
+
+  delete(shortId: number): void {
+    if (shortId < this.slots.length) this.slots[shortId] = NONE;
+  }
+}
+
+const NONE = 0xffffffff;

@@ -142,7 +142,7 @@ export class CompactPostings {
   }
 }
 
-type Postings = Map<number, number> | CompactPostings;
+type Postings = Map<number, number> | { trim(): void };
 type TermIndex = Iterable<[string, Map<number, Postings>]>;
 
 /**
@@ -153,8 +153,9 @@ export function compactIndex(mini: MiniSearch<never> | MiniSearch<object>): void
   const index: TermIndex = mini['_index'];
   for (const [, fields] of index) {
     for (const [fieldId, postings] of fields) {
-      if (postings instanceof CompactPostings) postings.trim();
-      else fields.set(fieldId, CompactPostings.fromMap(postings));
+      // Postings already out of a Map (compact, or in a file: `FilePostings`) only lose their spare room.
+      if (postings instanceof Map) fields.set(fieldId, CompactPostings.fromMap(postings));
+      else postings.trim();
     }
   }
 }

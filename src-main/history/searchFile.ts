@@ -1,8 +1,10 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { performance } from 'node:perf_hooks';
 import { CompactPostings } from './compactPostings';
-import { compactDocs, DenseIds, EntryTable } from './compactDocs';
+import { compactDocs, DocEntries, EntryTable } from './compactDocs';
 import { DocTexts } from './docTexts';
+import { FilePostings, type PostingsFile } from './filePostings';
+import { OneField } from './oneField';
 
 /**
  * A session's saved search index as many short JSON lines instead of MiniSearch's one JSON
@@ -26,7 +28,7 @@ const SLICE_MS = 8;
 const DOCS_PER_LINE = 1000;
 const POSTINGS_PER_LINE = 20_000;
 
-type Postings = Map<number, Map<number, number> | CompactPostings>;
+type Postings = Map<number, Map<number, number> | CompactPostings | FilePostings> | OneField<Map<number, number> | CompactPostings | FilePostings>;
 
 /** MiniSearch's fields this file reads and writes (protected: read by element access, which TypeScript allows). */
 interface Internals {
@@ -131,7 +133,9 @@ export async function loadSessionLines<T>(
   lines: Iterable<string> | AsyncIterable<string>,
   options: Options<T>,
   slicer = new Slicer(),
-): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts; docEntries: DenseIds<string> }> {
+  /** Where the postings go (`filePostings.ts`); without it they are kept in memory. */
+  postingsFile?: PostingsFile,
+): Promise<{ entries: EntrySigs; mini: MiniSearch<T>; texts: DocTexts; docEntries: DocEntries }> {
   const mini = compactDocs(new MiniSearch<T>(options));
   const m = internals(mini);
   const entries = new EntryTable();
@@ -160,10 +164,11 @@ export async function loadSessionLines<T>(
       }
     } else if (line[0] === 'terms') {
       for (const [term, fieldId, flat] of line[1]) {
-        const freqs = CompactPostings.fromFlat(flat);
+        const freqs = postingsFile ? FilePostings.fromPairs(postingsFile, flat) : CompactPostings.fromFlat(flat);
         let fields = m.index.get(term);
         if (!fields) {
-          fields = new Map();
+          // With its postings in a file, a term keeps one object for its fields (`OneField`), not a Map.
+          fields = postingsFile ? new OneField() : new Map();
           m.index.set(term, fields);
         }
         fields.set(fieldId, freqs);
@@ -175,7 +180,7 @@ export async function loadSessionLines<T>(
   if (!sawMeta) throw new Error('no index after the header');
   texts.seal();
   // Each document's entry, from the entries' chunk ranges (the file keeps no entry id per document).
-  const docEntries = new DenseIds<string>();
+  const docEntries = new DocEntries(entries);
   for (const [entryId, { first, chunks }] of entries.entries()) {
     for (let id = first; id < first + chunks; id++) if (m.documentIds.has(id)) docEntries.set(id, entryId);
   }

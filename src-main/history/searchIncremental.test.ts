@@ -119,4 +119,30 @@ describe('search off the hot path', () => {
     await core.history.search.idle();
     expect(core.history.search.indexedDocuments).toBe(0);
   });
+
+  it('a restart with nothing changed sends the search worker no entry text, for the tabs it brings back too', async () => {
+    const h = makeCore();
+    const a = await h.newSession();
+    await h.prompt(a, 'about the quokka');
+    await h.core.history.reconcile();
+    await h.core.history.search.idle();
+    await h.core.dispose();
+
+    const core = createCore({
+      dataDir: h.dataDir,
+      host: 'browser',
+      defaultCwd: h.workspace,
+      initializeTimeoutMs: 10_000,
+      cancelGraceMs: 2000,
+      startAgent: inProcessAgents(),
+    });
+    cores.push(core);
+    await core.ready;
+    await core.handlers['session.open']({ sessionId: a });
+    const { hits } = await core.handlers['search.query']({ text: 'quokka' });
+    expect(new Set(hits.map((hit) => hit.sessionId))).toEqual(new Set([a]));
+    await core.history.search.idle();
+    // A tab brought back whose log did not change costs the worker nothing: no entry is sent to be hashed again.
+    expect(core.history.search.textsSent).toBe(0);
+  });
 });

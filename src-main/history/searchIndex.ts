@@ -13,7 +13,9 @@ import { queryTerms, topQuery } from './topQuery';
 import { loadSessionLines, sessionLines, Slicer, type EntrySigs } from './searchFile';
 import { DocTexts } from './docTexts';
 import { CompactPostings, compactIndex } from './compactPostings';
-import { compactDocs, DenseIds, EntryTable, nextDocId } from './compactDocs';
+import { FilePostings, PostingsFile, spillIndex } from './filePostings';
+import { compactTree } from './treeNodes';
+import { compactDocs, DocEntries, EntryTable, nextDocId } from './compactDocs';
 import { MAX_INDEXED_CHARS, settledEnd, type IndexTexts } from './searchTexts';
 
 export { MAX_INDEXED_CHARS };
@@ -53,9 +55,11 @@ interface SessionIndex {
   /** Each document's text by short id, for snippets (compressed; no stored-fields object per document). */
   texts: DocTexts;
   /** Each document's entry id, by short id (the entry's chunks are its `first` … `first + chunks - 1`). */
-  docEntries: DenseIds<string>;
+  docEntries: DocEntries;
   /** Documents added since the postings were last made compact (`compactIndex`). */
   added: number;
+  /** Where its postings are kept once loaded, saved or vacuumed (`filePostings.ts`); null until then. */
+  postings: PostingsFile | null;
 }
 
 type Change = { state: SessionState; logSize: number; full: boolean } | { texts: IndexTexts } | 'remove';
@@ -279,15 +283,19 @@ export class SearchIndex {
     // 50,000-entry session's file is ~10 MB; V8 keeps the pages such a peak needed).
     const stream = createReadStream(file, { encoding: 'utf8' });
     const lines = createInterface({ input: stream, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    let postings: PostingsFile | null = null;
     try {
       const first = await lines.next();
       const head = JSON.parse(first.done ? '' : first.value) as SessionFileHead;
       // A save interrupted between a session's file and the manifest leaves them disagreeing: re-index.
       if (head.version !== VERSION || head.sessionId !== sessionId || head.logSize !== logSize) return null;
-      const { entries, mini, texts, docEntries } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer);
+      postings = new PostingsFile(this.dir);
+      const { entries, mini, texts, docEntries } = await loadSessionLines<Doc>({ [Symbol.asyncIterator]: () => lines }, OPTIONS, slicer, postings);
+      compactTree(mini);
       this.loadPauses = slicer.pauses;
-      return { docs: { logSize, scanned: 0, entries }, mini, texts, docEntries, added: 0 };
+      return { docs: { logSize, scanned: 0, entries }, mini, texts, docEntries, added: 0, postings };
     } catch (error) {
+      postings?.close();
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') logWarn(`Reading ${file} (the session is re-indexed from its log)`, error);
       return null;
     } finally {
@@ -312,18 +320,21 @@ export class SearchIndex {
   }
 
   /** What the indexes hold (the worker's `memory` answer; the guard counts it). */
-  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number; textBytes: number } {
+  memory(): { documents: number; postings: number; postingBytes: number; mapPostings: number; textBytes: number; postingFileBytes: number } {
     this.apply();
-    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0, textBytes: 0 };
+    const held = { documents: 0, postings: 0, postingBytes: 0, mapPostings: 0, textBytes: 0, postingFileBytes: 0 };
     for (const { mini, texts } of this.sessions.values()) {
       held.documents += mini.documentCount;
       held.textBytes += texts.compressedBytes;
-      const index: Iterable<[string, Map<number, Map<number, number> | CompactPostings>]> = mini['_index'];
+      const index: Iterable<[string, Map<number, Map<number, number> | CompactPostings | FilePostings>]> = mini['_index'];
       for (const [, fields] of index) {
         for (const postings of fields.values()) {
           held.postings += postings.size;
           if (postings instanceof CompactPostings) held.postingBytes += postings.bytes;
-          else held.mapPostings += postings.size;
+          else if (postings instanceof FilePostings) {
+            held.postingBytes += postings.bytes;
+            held.postingFileBytes += postings.fileBytes;
+          } else held.mapPostings += postings.size;
         }
       }
     }
@@ -432,6 +443,8 @@ export class SearchIndex {
         .vacuum({ batchSize: 1000, batchWait: 5 })
         // The vacuum left holes in the compact postings: squeezed out before anything else walks them.
         .then(() => compactIndex(mini))
+        // What it brought into memory goes back to the file (the session may have been dropped meanwhile).
+        .then(() => this.spill(mini))
         .catch((error: unknown) => this.reset(error))
         .finally(() => {
           this.vacuuming = null;
@@ -454,6 +467,7 @@ export class SearchIndex {
   private reset(error: unknown): void {
     this.problem(`The search index failed and is being rebuilt (${(error as Error)?.message ?? String(error)}).`);
     for (const sessionId of [...this.sessions.keys(), ...this.saved.keys()]) this.unsaved.add(sessionId);
+    for (const session of this.sessions.values()) session.postings?.close();
     this.sessions = new Map();
     this.saved = new Map();
     this.schedule();
@@ -523,6 +537,8 @@ export class SearchIndex {
     if (previous) this.removeEntry(session, entryId);
     const chunks = chunkText(text);
     const first = nextDocId(session.mini);
+    // In the table first: a document's entry is its slot there.
+    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind, first });
     for (const chunk of chunks) {
       const id = nextDocId(session.mini);
       session.mini.add({ id, text: chunk });
@@ -531,7 +547,6 @@ export class SearchIndex {
     }
     this.indexedDocuments += chunks.length;
     session.added += chunks.length;
-    session.docs.entries.set(entryId, { sig, chunks: chunks.length, kind, first });
   }
 
   private removeEntry(session: SessionIndex, entryId: string): void {
@@ -547,7 +562,17 @@ export class SearchIndex {
   }
 
   private dropSession(sessionId: string): void {
+    this.sessions.get(sessionId)?.postings?.close();
     this.sessions.delete(sessionId);
+  }
+
+  /** Puts a session's postings held in memory into its postings file (after a save or a vacuum: nothing changes the index meanwhile). */
+  private spill(mini: MiniSearch<Doc>): void {
+    for (const session of this.sessions.values()) {
+      if (session.mini !== mini) continue;
+      session.postings = spillIndex(session.mini, session.postings, this.dir);
+      compactTree(session.mini);
+    }
   }
 
   /** Matches, best first, one per transcript entry (all at once: tests and small indexes). */
@@ -637,6 +662,8 @@ export class SearchIndex {
         }
         // Building the lines is the work; writing them is one call (the page cache takes it).
         writeFileAtomic(file, lines.join('\n'));
+        // Saved: the postings built since go out of memory too.
+        this.spill(session.mini);
       }
       writeFileAtomic(this.file, JSON.stringify(this.manifest()));
     } catch (error) {
@@ -676,6 +703,7 @@ export class SearchIndex {
       }
       const lines = [JSON.stringify(this.fileHead(sessionId, session)), ...sessionLines(session.docs.entries, session.mini, session.texts)];
       writeFileAtomic(this.sessionFile(sessionId), lines.join('\n'));
+      this.spill(session.mini);
     }
     this.unsaved.clear();
     writeFileAtomic(this.file, JSON.stringify(this.manifest()));
@@ -683,12 +711,14 @@ export class SearchIndex {
 }
 
 function newSession(logSize: number): SessionIndex {
+  const entries = new EntryTable();
   return {
-    docs: { logSize, scanned: 0, entries: new EntryTable() },
+    docs: { logSize, scanned: 0, entries },
     mini: compactDocs(new MiniSearch(OPTIONS)),
     texts: new DocTexts(),
-    docEntries: new DenseIds(),
+    docEntries: new DocEntries(entries),
     added: 0,
+    postings: null,
   };
 }
 

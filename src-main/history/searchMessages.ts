@@ -35,6 +35,8 @@ export interface WorkerMemory {
   mapPostings: number;
   /** The documents' texts, compressed. */
   textBytes: number;
+  /** Postings kept in the worker's postings files instead of its memory (`filePostings.ts`). */
+  postingFileBytes: number;
 }
 
 /** What the worker sends: answers, and news the host did not ask for. */

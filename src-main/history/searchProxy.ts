@@ -31,6 +31,8 @@ export class SearchProxy {
   loaded = false;
   loadError: string | null = null;
   droppedOnLoad = 0;
+  /** Entry texts sent to the worker since the proxy was made (tests, bench: what a start costs). */
+  textsSent = 0;
   /** Documents the worker indexed, as of the last `idle()` (tests, bench). */
   indexedDocuments = 0;
   documentCount = 0;
@@ -178,7 +180,9 @@ export class SearchProxy {
       sent = new WeakSet();
       this.sent.set(state.sessionId, sent);
     }
-    const change = packTexts(changeTexts(state, logSize, full, sent));
+    const texts = changeTexts(state, logSize, full, sent);
+    this.textsSent += texts.ids.length;
+    const change = packTexts(texts);
     this.logSizes.set(state.sessionId, logSize);
     this.port().postMessage({ type: 'index', change } satisfies SearchRequest, [change.packed.buffer, change.lengths.buffer]);
   }

@@ -67,7 +67,7 @@ describe('the app state kept for the next start’s page', () => {
     ]);
   });
 
-  it('is served while settings.json and tabs.json are unchanged, as JSON that cannot close its script element', async () => {
+  it('is served while settings.json and tabs.json say the same, as JSON that cannot close its script element', async () => {
     await saveAppStateCache(dataDir, STATE);
     const served = await appStateCache(dataDir);
     expect(served).not.toBeNull();
@@ -78,8 +78,12 @@ describe('the app state kept for the next start’s page', () => {
     expect(await appStateCache(dataDir)).toBeNull();
     writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify(STATE.tabs));
     expect(await appStateCache(dataDir)).not.toBeNull();
-    // Settings edited while the app was closed (same size: the time tells).
+    // Written again as it was (a launcher that writes its settings at each start): still served.
+    writeFileSync(join(dataDir, 'settings.json'), '{"agents":[]}');
     utimesSync(join(dataDir, 'settings.json'), new Date(), new Date(Date.now() + 5000));
+    expect(await appStateCache(dataDir)).not.toBeNull();
+    // Edited while the app was closed, even to the same size: not served.
+    writeFileSync(join(dataDir, 'settings.json'), '{"agents":{}}');
     expect(await appStateCache(dataDir)).toBeNull();
   });
 

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AppState } from '../../src-shared/ipc/appState';
 import { writeFileAtomic } from './jsonFile';
@@ -8,8 +9,8 @@ import { writeFileAtomic } from './jsonFile';
  * host to put in index.html (issue 23, cold start): the page draws the agent list, the sessions
  * and the tabs as soon as its script runs, instead of waiting for the host's core to load and
  * answer `app.state`; the answer replaces it a moment later. Only what holds between runs is
- * kept (`settledState`), and it is used only while `settings.json` and
- * `sessions/tabs.json` are the files it was made with.
+ * kept (`settledState`), and it is used only while `settings.json` and `sessions/tabs.json` say
+ * what they said when it was made.
  *
  * Read by `serve` before its core loads: this module uses node's fs and nothing heavier.
  */
@@ -19,17 +20,19 @@ const FILE = 'app-state.json';
 
 interface CacheFile {
   version: number;
-  /** `settings.json` as it was (size and time), or null when there was none. */
+  /** `settings.json`'s content hash, or null when there was none. */
   settings: string | null;
   /** `sessions/tabs.json`'s text, or null. */
   tabs: string | null;
   state: AppState;
 }
 
+/** `settings.json`'s content as a hash (a rewrite with the same content is the same settings), or null. */
 async function settingsKey(dataDir: string): Promise<string | null> {
   try {
-    const info = await stat(join(dataDir, 'settings.json'));
-    return `${info.size}:${info.mtimeMs}`;
+    return createHash('sha256')
+      .update(await readFile(join(dataDir, 'settings.json')))
+      .digest('base64url');
   } catch {
     return null;
   }

@@ -11,12 +11,6 @@ import { useStore } from '../../store';
  * has rows, or once it is clear that it will show something else.
  */
 const BOX_ID = 'first-paint';
-/**
- * Quiet time after the transcript changed before its rows are sent: short, because a view is
- * often left soon after it settled (a tab switch, History), and a view that is gone cannot be
- * read. Sending is cheap and once per session, seq and size (`lastSent`).
- */
-const SETTLE_MS = 150;
 /** How close to the bottom counts as "at the bottom" (Transcript's BOTTOM_SLACK). */
 const BOTTOM_SLACK = 24;
 
@@ -50,20 +44,22 @@ export function dismissFirstPaintWhenOtherShown(): () => void {
   return off;
 }
 
-let lastSent = '';
-let timer: ReturnType<typeof setTimeout> | undefined;
+/** What was sent from this page (session, seq, size): each once, so a settled view costs one read. */
+const sent = new Set<string>();
+let frame = 0;
 
 /**
- * Once the transcript has been quiet for a moment at its bottom, sends the rows in view as the
- * session's first paint. Main saves it only while the session is still at `seq`.
+ * Once the transcript has drawn a frame at its bottom, sends the rows in view as the session's
+ * first paint (two frames on, after the paint: rows that came in are measured and in place).
+ * Read soon, not after a quiet period: a view is often left right after it settled (a tab
+ * switch, History), and a view that is gone cannot be read. Main saves it only while the session
+ * is still at `seq`.
  */
 export function scheduleFirstPaint(sessionId: string, scroller: HTMLElement, seq: number): void {
-  clearTimeout(timer);
-  timer = setTimeout(() => {
-    const run = () => sendFirstPaint(sessionId, scroller, seq);
-    if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 500 });
-    else run();
-  }, SETTLE_MS);
+  cancelAnimationFrame(frame);
+  frame = requestAnimationFrame(() => {
+    frame = requestAnimationFrame(() => setTimeout(() => sendFirstPaint(sessionId, scroller, seq)));
+  });
 }
 
 function sendFirstPaint(sessionId: string, scroller: HTMLElement, seq: number): void {
@@ -74,7 +70,7 @@ function sendFirstPaint(sessionId: string, scroller: HTMLElement, seq: number): 
   if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight > BOTTOM_SLACK) return;
   const box = scroller.getBoundingClientRect();
   const key = `${sessionId}:${seq}:${Math.round(box.width)}x${Math.round(box.height)}`;
-  if (key === lastSent) return;
+  if (sent.has(key)) return;
   const rows = [...scroller.querySelectorAll<HTMLElement>('.transcript-inner > .row')].filter((row) => {
     const rect = row.getBoundingClientRect();
     return rect.bottom > box.top && rect.top < box.bottom;
@@ -89,13 +85,11 @@ function sendFirstPaint(sessionId: string, scroller: HTMLElement, seq: number): 
     bottom: Math.max(0, Math.round(window.innerHeight - box.bottom)),
   };
   const theme = document.documentElement.dataset.theme === 'dark' ? 'dark' : 'light';
-  lastSent = key;
+  sent.add(key);
   bridge.request('session.firstPaint', { sessionId, seq, html, insets, theme }).then(
     ({ saved }) => {
-      if (!saved) lastSent = '';
+      if (!saved) sent.delete(key);
     },
-    () => {
-      lastSent = '';
-    },
+    () => sent.delete(key),
   );
 }

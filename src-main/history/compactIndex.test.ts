@@ -3,27 +3,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { CompactFieldLengths, compactDocs, DenseIds, EntryTable } from './compactDocs';
 import { CompactPostings, compactIndex } from './compactPostings';
 import { queryTerms, topQuery } from './topQuery';
+import { type Doc, fuzzy, SEARCH_OPTIONS, searchDocuments } from '../testing/searchDocuments';
 
 // Ids are the short ids MiniSearch gives (`compactDocs` maps id → short id in an array): 0, 1, 2… in order of adding.
-type Doc = { id: number; text: string };
-const fuzzy = (term: string) => (term.length > 5 ? 0.15 : false);
-const OPTIONS = { fields: ['text'], storeFields: ['text'], searchOptions: { prefix: true, fuzzy, combineWith: 'AND' as const } };
 const QUERIES = ['parser', 'pars stream', 'flamingo', 'okapi lorem', 'streamed dolor ipsum', 'flamenko', 'nothing'];
-
-function documents(count: number, seed: number, firstId: number): Doc[] {
-  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-  const vocabulary = ['parser', 'parsers', 'parsing', 'stream', 'streamed', 'okapi', 'okapis', 'flamingo', 'flamenco', 'lorem', 'ipsum', 'dolor'];
-  return Array.from({ length: count }, (_, i) => ({
-    id: firstId + i,
-    text: Array.from({ length: 3 + Math.floor(random() * 12) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '),
-  }));
-}
 
 /** The same operations on a plain MiniSearch and on one with the compact structures. */
 async function twins(): Promise<[MiniSearch<Doc>, MiniSearch<Doc>]> {
-  const plain = new MiniSearch<Doc>(OPTIONS);
-  const compact = compactDocs(new MiniSearch<Doc>(OPTIONS));
-  const first = documents(400, 11, 0);
+  const plain = new MiniSearch<Doc>(SEARCH_OPTIONS);
+  const compact = compactDocs(new MiniSearch<Doc>(SEARCH_OPTIONS));
+  const first = searchDocuments(400, 11, 0);
   for (const mini of [plain, compact]) mini.addAll(first);
   compactIndex(compact);
   for (const mini of [plain, compact]) {
@@ -34,7 +23,7 @@ async function twins(): Promise<[MiniSearch<Doc>, MiniSearch<Doc>]> {
   await Promise.all([plain.vacuum(), compact.vacuum()]);
   compactIndex(compact);
   // Added after compaction: new terms become Maps again, known ones append to the compact postings.
-  const more = [...documents(150, 5, 400), { id: 550, text: 'flamingo zebra parser' }];
+  const more = [...searchDocuments(150, 5, 400), { id: 550, text: 'flamingo zebra parser' }];
   for (const mini of [plain, compact]) {
     mini.addAll(more);
     mini.discard(411);
@@ -61,7 +50,7 @@ describe('the compact index structures (postings, field lengths, ids in typed ar
       expect(top(compact), query).toEqual(top(plain));
     }
     // Its own serialization reads the compact structures like Maps.
-    expect(MiniSearch.loadJSON<Doc>(JSON.stringify(compact), OPTIONS).search('okapi lorem')).toEqual(plain.search('okapi lorem'));
+    expect(MiniSearch.loadJSON<Doc>(JSON.stringify(compact), SEARCH_OPTIONS).search('okapi lorem')).toEqual(plain.search('okapi lorem'));
   });
 
   it('a query over an index with discarded documents reads no field length one by one (it read one, as a fresh array, per posting)', async () => {

@@ -11,20 +11,9 @@ import { compactTree, TreeNode } from './treeNodes';
 import { SearchIndex } from './searchIndex';
 import { queryTerms, topQuery } from './topQuery';
 import { wordSession } from '../testing/wordSessions';
+import { type Doc, fuzzy, SEARCH_OPTIONS, searchDocuments } from '../testing/searchDocuments';
 
-type Doc = { id: number; text: string };
-const fuzzy = (term: string) => (term.length > 5 ? 0.15 : false);
-const OPTIONS = { fields: ['text'], storeFields: ['text'], searchOptions: { prefix: true, fuzzy, combineWith: 'AND' as const } };
 const QUERIES = ['parser', 'pars stream', 'flamingo', 'okapi lorem', 'streamed dolor ipsum', 'flamenko', 'zebra', 'nothing'];
-
-function documents(count: number, seed: number, firstId: number): Doc[] {
-  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-  const vocabulary = ['parser', 'parsers', 'parsing', 'stream', 'streamed', 'okapi', 'okapis', 'flamingo', 'flamenco', 'lorem', 'ipsum', 'dolor'];
-  return Array.from({ length: count }, (_, i) => ({
-    id: firstId + i,
-    text: Array.from({ length: 3 + Math.floor(random() * 12) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '),
-  }));
-}
 
 const scratch = () => mkdtempSync(join(tmpdir(), 'acp-postings-'));
 
@@ -34,9 +23,9 @@ const postingsOf = (mini: MiniSearch<Doc>) => JSON.parse(JSON.stringify(mini)).i
 describe('postings in a file (FilePostings)', () => {
   it("MiniSearch's search and topQuery answer the same with postings in a file, through spills, adds, discards, removes, vacuums and a file rewritten", async () => {
     const dir = scratch();
-    const plain = new MiniSearch<Doc>(OPTIONS);
-    const filed = compactDocs(new MiniSearch<Doc>(OPTIONS));
-    const first = documents(400, 11, 0);
+    const plain = new MiniSearch<Doc>(SEARCH_OPTIONS);
+    const filed = compactDocs(new MiniSearch<Doc>(SEARCH_OPTIONS));
+    const first = searchDocuments(400, 11, 0);
     for (const mini of [plain, filed]) mini.addAll(first);
     compactIndex(filed);
     let file = spillIndex(filed, new PostingsFile(dir, 0), dir);
@@ -58,7 +47,7 @@ describe('postings in a file (FilePostings)', () => {
     const root: Map<string, unknown> = filed['_index']['_tree'];
     for (const [key, node] of root) if (key !== '') expect(node, key).toBeInstanceOf(TreeNode);
     // Added after the spill: known terms append in memory, new terms are Maps again.
-    const more = [...documents(150, 5, 400), { id: 550, text: 'flamingo zebra parser' }];
+    const more = [...searchDocuments(150, 5, 400), { id: 550, text: 'flamingo zebra parser' }];
     for (const mini of [plain, filed]) {
       mini.addAll(more);
       mini.discard(411);

@@ -3,9 +3,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { SessionState } from '../../src-shared/session/state';
 import type { AppCore } from '../core/appCore';
-import { createCore } from '../core/createCore';
-import { describeProtocols, makeCore } from '../testing/coreHarness';
-import { inProcessAgents } from '../testing/inProcessAgent';
+import { describeProtocols, makeCore, reopenCore } from '../testing/coreHarness';
 
 const cores: AppCore[] = [];
 afterEach(async () => {
@@ -14,16 +12,8 @@ afterEach(async () => {
 
 /** The same data folder opened again, as after quitting (dispose) or a crash (no dispose). */
 async function reopen(h: ReturnType<typeof makeCore>): Promise<AppCore> {
-  const core = createCore({
-    dataDir: h.dataDir,
-    host: 'browser',
-    defaultCwd: h.workspace,
-    initializeTimeoutMs: 10_000,
-    cancelGraceMs: 2000,
-    startAgent: inProcessAgents(),
-  });
+  const core = await reopenCore(h);
   cores.push(core);
-  await core.ready;
   return core;
 }
 

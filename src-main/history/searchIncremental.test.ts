@@ -6,9 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent, SessionEventBody } from '../../src-shared/session/events';
 import { reduceSession } from '../../src-shared/session/reducer';
 import type { AppCore } from '../core/appCore';
-import { createCore } from '../core/createCore';
-import { makeCore } from '../testing/coreHarness';
-import { inProcessAgents } from '../testing/inProcessAgent';
+import { makeCore, reopenCore } from '../testing/coreHarness';
 import { SearchIndex } from './searchIndex';
 import { queryTerms, topQuery } from './topQuery';
 
@@ -104,16 +102,8 @@ describe('search off the hot path', () => {
     expect(h.core.history.search.indexedDocuments).toBeGreaterThan(0);
     await h.core.dispose();
 
-    const core = createCore({
-      dataDir: h.dataDir,
-      host: 'browser',
-      defaultCwd: h.workspace,
-      initializeTimeoutMs: 10_000,
-      cancelGraceMs: 2000,
-      startAgent: inProcessAgents(),
-    });
+    const core = await reopenCore(h);
     cores.push(core);
-    await core.ready;
     const { hits } = await core.handlers['search.query']({ text: 'pangolin' });
     expect(hits.map((hit) => hit.sessionId)).toContain(b);
     await core.history.search.idle();
@@ -128,16 +118,8 @@ describe('search off the hot path', () => {
     await h.core.history.search.idle();
     await h.core.dispose();
 
-    const core = createCore({
-      dataDir: h.dataDir,
-      host: 'browser',
-      defaultCwd: h.workspace,
-      initializeTimeoutMs: 10_000,
-      cancelGraceMs: 2000,
-      startAgent: inProcessAgents(),
-    });
+    const core = await reopenCore(h);
     cores.push(core);
-    await core.ready;
     await core.handlers['session.open']({ sessionId: a });
     const { hits } = await core.handlers['search.query']({ text: 'quokka' });
     expect(new Set(hits.map((hit) => hit.sessionId))).toEqual(new Set([a]));

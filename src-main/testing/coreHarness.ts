@@ -9,7 +9,7 @@ import type { ProtocolSetting, SettingsInput } from '../../src-shared/settings';
 
 /** A content block of a prompt, as the renderer sends it (`session.prompt`). */
 type PromptBlock = RequestInput<'session.prompt'>['prompt'][number];
-import type { AppCoreOptions } from '../core/appCore';
+import type { AppCore, AppCoreOptions } from '../core/appCore';
 import { createCore } from '../core/createCore';
 import { afterEach, beforeEach, describe } from 'vitest';
 import { inProcessAgents } from './inProcessAgent';
@@ -190,6 +190,20 @@ export function makeCore(agentArgs: string[] = [], extra: SettingsInput = {}, op
     waitForElicitation,
     dispose,
   };
+}
+
+/** The same data folder opened again, as after quitting (dispose) or a crash (no dispose); ready to use. */
+export async function reopenCore(h: { dataDir: string; workspace: string }): Promise<AppCore> {
+  const core = createCore({
+    dataDir: h.dataDir,
+    host: 'browser',
+    defaultCwd: h.workspace,
+    initializeTimeoutMs: 10_000,
+    cancelGraceMs: 2000,
+    startAgent: inProcessAgents(),
+  });
+  await core.ready;
+  return core;
 }
 
 export type Harness = ReturnType<typeof makeCore>;

@@ -64,7 +64,10 @@ export function scheduleFirstPaint(sessionId: string, scroller: HTMLElement, seq
 
 function sendFirstPaint(sessionId: string, scroller: HTMLElement, seq: number): void {
   if (!scroller.isConnected) return;
-  const session = useStore.getState().sessions[sessionId];
+  const { app, sessions } = useStore.getState();
+  // Only the browser host serves a first paint; the desktop app reads index.html from disk.
+  if (app?.host !== 'browser') return;
+  const session = sessions[sessionId];
   // A turn in progress or a question waiting is not what the next load should show as settled.
   if (!session || session.lastSeq !== seq || session.status === 'running' || session.status === 'waiting') return;
   if (scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight > BOTTOM_SLACK) return;

@@ -133,7 +133,7 @@ async function main(argv: string[]): Promise<void> {
     host: values.host,
     port,
     token: values.token ?? hostToken(dataDir),
-    firstPaint: () => pageStart(dataDir),
+    pageStart: () => pageStart(dataDir),
   });
   console.log(`ACP Desktop is serving at ${host.url}`);
   console.log(`Data folder: ${dataDir}`);

@@ -30,10 +30,10 @@ export interface BrowserHostOptions {
   /** How long `close` lets responses in progress finish before cutting them (a reader that stalled). */
   closeGraceMs?: number;
   /**
-   * Markup to put before the page's root in index.html, read for each load (the shown session's
-   * first paint, `store/firstPaintFile.ts`); null or a failure serves index.html as built.
+   * What to put before the page's root in index.html, read for each load (`store/pageStart.ts`:
+   * the shown session's first paint, the cached app state); null or a failure serves it as built.
    */
-  firstPaint?: () => Promise<PageStart | null>;
+  pageStart?: () => Promise<PageStart | null>;
 }
 
 export interface BrowserHost {
@@ -91,7 +91,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (inFlight.size === 0) drained?.();
     });
     if (closing) res.setHeader('connection', 'close');
-    serveHttp(req, res, { rendererDir, token, assets, firstPaint: options.firstPaint });
+    serveHttp(req, res, { rendererDir, token, assets, pageStart: options.pageStart });
   });
   void assets.warm(rendererDir).catch(logged('Compressing the renderer for the browser host', 'debug'));
   // `ws` is required when first needed: it is the host's largest package, and the page asks
@@ -216,7 +216,7 @@ interface Served {
   rendererDir: string;
   token: string;
   assets: StaticAssets;
-  firstPaint?: () => Promise<PageStart | null>;
+  pageStart?: () => Promise<PageStart | null>;
 }
 
 function serveHttp(req: IncomingMessage, res: ServerResponse, served: Served): void {
@@ -237,7 +237,7 @@ function badRequest(res: ServerResponse): void {
   res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
 }
 
-function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, token, assets, firstPaint }: Served): void {
+function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, token, assets, pageStart }: Served): void {
   const url = parseRequestUrl(req.url);
   if (!url) return badRequest(res);
   const fromQuery = url.searchParams.get('token');
@@ -263,7 +263,7 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, 
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found\n');
     return;
   }
-  const paint = file === join(rendererDir, 'index.html') ? firstPaint : undefined;
+  const paint = file === join(rendererDir, 'index.html') ? pageStart : undefined;
   // A page with a first paint is larger than index.html as built: worth compressing.
   const encoding = pickEncoding(req, file, paint ? Number.MAX_SAFE_INTEGER : statSync(file).size);
   const headers: Record<string, string> = {
@@ -303,9 +303,9 @@ async function withFirstPaint(
   assets: StaticAssets,
   file: string,
   encoding: Encoding,
-  firstPaint: () => Promise<PageStart | null>,
+  pageStart: () => Promise<PageStart | null>,
 ): Promise<{ body: Buffer; etag: string }> {
-  const paint = await firstPaint().catch(() => null);
+  const paint = await pageStart().catch(() => null);
   if (paint) {
     const built = (await assets.body(file, 'identity')).body.toString('utf8');
     const root = '<div id="root"></div>';

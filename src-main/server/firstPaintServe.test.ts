@@ -28,7 +28,7 @@ beforeAll(async () => {
     loadCoreWithinMs: 60_000,
     rendererDir: renderer,
     port: 0,
-    firstPaint: () => paint(),
+    pageStart: () => paint(),
   });
 });
 afterAll(() => host.close());

@@ -103,7 +103,9 @@ const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))
  */
 export function refusedMarkup(html: string): string | null {
   if (html.length > MAX_FIRST_PAINT_CHARS) return `it is over ${MAX_FIRST_PAINT_CHARS} characters`;
+  let tags = 0;
   for (const tag of html.matchAll(TAG)) {
+    tags++;
     const name = tag[1].toLowerCase();
     if (REFUSED_TAGS.has(name)) return `it has a <${name}> element`;
     for (const attribute of (tag[2] ?? '').matchAll(ATTRIBUTE)) {
@@ -116,8 +118,8 @@ export function refusedMarkup(html: string): string | null {
   }
   // A "<" that opens no tag the scan understood could hide one from it.
   const opened = html.split('<').length - 1;
-  const tags = [...html.matchAll(TAG)].length + [...html.matchAll(/<!--[\s\S]*?-->/g)].length;
-  if (opened !== tags) return 'it has markup that is not plain elements';
+  const comments = [...html.matchAll(/<!--[\s\S]*?-->/g)].length;
+  if (opened !== tags + comments) return 'it has markup that is not plain elements';
   return null;
 }
 

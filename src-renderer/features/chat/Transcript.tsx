@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { flushSync } from 'react-dom';
 import type { TranscriptEntry } from '../../../src-shared/session/state';
 import { ensureEntries, ensureEntry, useStore } from '../../store';
@@ -6,7 +6,7 @@ import { Icon } from '../../ui/Icon';
 import { EntryView } from './EntryView';
 import { dismissFirstPaint, scheduleFirstPaint } from './firstPaint';
 import { useMarkdownAhead } from './markdownAhead';
-import { grownRange, keptAfterAppend, rowRange, type RowRange } from './rowRange';
+import { BOTTOM_SLACK, grownRange, keptAfterAppend, rowRange, type RowRange } from './rowRange';
 import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
@@ -17,8 +17,6 @@ const heightCache = new Map<string, Map<string, number>>();
 const ESTIMATES: Record<string, number> = { user: 64, agent: 120, thought: 40, tool: 96, plan: 72, stop: 32, notice: 56, file: 56, unknown: 44 };
 /** Rendered beyond the viewport on each side, in pixels. */
 const OVERSCAN = 800;
-/** How close to the bottom counts as "at the bottom". */
-const BOTTOM_SLACK = 24;
 
 /** An entry not loaded yet (paging, issue 23): the average of the kinds a turn is made of. */
 const HOLE_HEIGHT = 80;
@@ -191,16 +189,12 @@ export function Transcript({ sessionId }: { sessionId: string }) {
   // A kept view that is hidden (SessionViews.tsx) leaves the entry for when it is shown.
   const shown = useViewShown();
   // The first paint served with the page (firstPaint.ts) gives way once this view has rows, in
-  // the commit that draws them; a settled view at its bottom becomes the next load's first paint.
+  // the commit that draws them; a settled view at its bottom becomes the next load's first paint
+  // (FirstPaintSender).
   const hasEntries = count > 0;
   useLayoutEffect(() => {
     if (shown && hasEntries) dismissFirstPaint();
   }, [shown, hasEntries]);
-  const lastSeq = useStore((s) => s.sessions[sessionId]?.lastSeq ?? 0);
-  useEffect(() => {
-    const element = scroller.current;
-    if (shown && following && hasEntries && element) scheduleFirstPaint(sessionId, element, lastSeq);
-  }, [sessionId, shown, following, hasEntries, lastSeq, measureVersion]);
   // Not among the loaded entries: ask main where it is and load the page around it first (again
   // once the session has loaded, if it had not when the search result was opened).
   useEffect(() => {
@@ -281,6 +275,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
           </div>
         )}
       </div>
+      {shown && following && hasEntries && <FirstPaintSender sessionId={sessionId} scroller={scroller} measured={measureVersion} />}
       {!following && count > 0 && (
         <button type="button" className="jump-latest" onClick={jump}>
           <Icon name="arrowDown" /> Jump to latest
@@ -308,6 +303,19 @@ const Row = memo(function Row({ id, index, sessionId, observer }: { id: string; 
     </div>
   );
 });
+
+/**
+ * Sends the settled view as the session's first paint (firstPaint.ts) at every event folded while
+ * it is shown at its bottom: its own component, so that the transcript does not render again for
+ * each event that changes no row (usage, info) just to learn the session's new seq.
+ */
+function FirstPaintSender({ sessionId, scroller, measured }: { sessionId: string; scroller: RefObject<HTMLDivElement | null>; measured: number }) {
+  const lastSeq = useStore((s) => s.sessions[sessionId]?.lastSeq ?? 0);
+  useEffect(() => {
+    if (scroller.current) scheduleFirstPaint(sessionId, scroller.current, lastSeq);
+  }, [sessionId, scroller, lastSeq, measured]);
+  return null;
+}
 
 /** Rows `[start, end)`, holes included (`slice().map()` skips the slots of entries not loaded). */
 function rowsOf(entries: readonly (TranscriptEntry | undefined)[], start: number, end: number) {

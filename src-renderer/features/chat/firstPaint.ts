@@ -1,6 +1,7 @@
 import { MAX_FIRST_PAINT_CHARS } from '../../../src-shared/ipc/limits';
 import { bridge } from '../../bridge';
 import { useStore } from '../../store';
+import { BOTTOM_SLACK } from './rowRange';
 
 /**
  * The first paint (issue 23): the browser host serves index.html with the rows this page last
@@ -11,8 +12,6 @@ import { useStore } from '../../store';
  * has rows, or once it is clear that it will show something else.
  */
 const BOX_ID = 'first-paint';
-/** How close to the bottom counts as "at the bottom" (Transcript's BOTTOM_SLACK). */
-const BOTTOM_SLACK = 24;
 
 /** The session the served first paint shows, or null when there is none (left). */
 export function firstPaintSession(): string | null {

@@ -13,6 +13,8 @@ export interface RowRange {
 }
 
 /** The rendered rows must cover the viewport with this much to spare on each side, or they are chosen again. */
+/** How close to the bottom of the transcript counts as "at the bottom" (following; the first paint). */
+export const BOTTOM_SLACK = 24;
 export const MARGIN = 200;
 /** Rendered ahead of the viewport while idle, in the direction of scrolling: three wheel steps. */
 export const AHEAD = 2400;

@@ -18,7 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
-import { floorServer, startBundle, watchShown } from './longBrowser';
+import { AGENT_LIST_SHOWN, floorServer, startBundle, watchShown } from './longBrowser';
 import { median } from './longNode';
 import { arg, args, BENCH_AGENT, load } from './cliArgs';
 
@@ -49,15 +49,16 @@ async function appRound(browser: Browser, out: string, dataDir: string): Promise
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   try {
-    const shownAt =
-      ENTRIES > 0
-        ? await watchShown(page, { open: { selector: '#first-paint, [role="log"]', texts: [NEWEST] }, app: { selector: '[role="log"]', texts: [NEWEST] } })
-        : null;
+    const shownAt = await watchShown(page, {
+      list: { selector: AGENT_LIST_SHOWN, texts: [] },
+      ...(ENTRIES > 0 ? { open: { selector: '#first-paint, [role="log"]', texts: [NEWEST] }, app: { selector: '[role="log"]', texts: [NEWEST] } } : {}),
+    });
     await page.goto(host.url);
     await page.getByRole('button', { name: `New session with ${BENCH_AGENT.name}` }).waitFor({ timeout: 120_000 });
-    const shown = performance.now();
-    const open = shownAt ? (await shownAt('open')) - ready : undefined;
-    const openApp = shownAt ? (await shownAt('app')) - ready : undefined;
+    // Stamped in the page (longBrowser.ts, AGENT_LIST_SHOWN): Playwright's wait looks again with a growing back-off.
+    const shown = await shownAt('list');
+    const open = ENTRIES > 0 ? (await shownAt('open')) - ready : undefined;
+    const openApp = ENTRIES > 0 ? (await shownAt('app')) - ready : undefined;
     return { host: ready - spawned, page: shown - ready, total: shown - spawned, open, openApp };
   } finally {
     await context.close();
@@ -72,9 +73,10 @@ async function floorRound(browser: Browser, dataDir: string): Promise<Round> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   try {
+    const shownAt = await watchShown(page, { list: { selector: '[role="log"]', texts: ['ready'] } });
     await page.goto(server.url);
     await page.getByText('ready').waitFor();
-    const shown = performance.now();
+    const shown = await shownAt('list');
     return { host: ready - spawned, page: shown - ready, total: shown - spawned };
   } finally {
     await context.close();

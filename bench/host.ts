@@ -23,7 +23,10 @@ export interface Host {
  */
 export async function startHost(settings: unknown, options: { dataDir?: string; profileDir?: string; keepData?: boolean } = {}): Promise<Host> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'acp-bench-data-'));
-  const workspace = mkdtempSync(join(tmpdir(), 'acp-bench-ws-'));
+  // A prepared data folder comes back with the same workspace, as a person starting the app again
+  // does (the page's cached start says which folder new sessions are offered).
+  const workspace = options.dataDir ? join(options.dataDir, 'workspace') : mkdtempSync(join(tmpdir(), 'acp-bench-ws-'));
+  mkdirSync(workspace, { recursive: true });
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'settings.json'), JSON.stringify(settings));
   const nodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
@@ -57,7 +60,7 @@ export async function startHost(settings: unknown, options: { dataDir?: string; 
       new Promise<void>((done) => {
         child.once('exit', () => {
           if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
-          rmSync(workspace, { recursive: true, force: true });
+          if (!options.keepData || !options.dataDir) rmSync(workspace, { recursive: true, force: true });
           done();
         });
         child.kill('SIGTERM');

@@ -125,3 +125,47 @@ test('the agent list and tabs are drawn before the host has answered, and not af
   await expect(answered.getByRole('button', { name: 'New session with Renamed Agent' })).toBeVisible();
   await answered.close();
 });
+
+// Cold start, at the first paint (issue 23, round 7): the sidebar and tab strip the page drew from
+// the cached app state come with index.html too, so the agent list is on screen before the app's
+// script has run; the app's first commit draws the same and takes their place.
+test('the agent list and tabs are on screen before the app’s script has run, and the app takes their place @v1', async ({ page }) => {
+  const { host } = await cameBack(page);
+  // This host's cached app state (the one before wrote settings.json anew when it started)…
+  const cache = join(host.dataDir, 'app-state.json');
+  rmSync(cache, { force: true });
+  await openApp(page, host);
+  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+  await expect.poll(() => existsSync(cache), { timeout: 15_000 }).toBe(true);
+  await leavePage(page);
+  // …drawn by the next page at its first commit, which sends what it drew as the shell.
+  const shellFile = join(host.dataDir, 'shell-paint.json');
+  await openApp(page, host);
+  await expect(page.getByRole('button', { name: 'New session with Fixture Agent' })).toBeVisible();
+  await expect.poll(() => existsSync(shellFile), { timeout: 15_000 }).toBe(true);
+  await leavePage(page);
+
+  const release = await holdScript(page);
+  await page.goto(host.url, { waitUntil: 'commit' });
+  const shell = page.locator('#first-paint-shell');
+  // From index.html alone: the agent list, both tabs and the shown session's newest rows.
+  await expect(shell.getByText('Fixture Agent').first()).toBeInViewport();
+  await expect(shell.locator('[role="tab"]')).toHaveCount(2);
+  await expect(page.locator('#first-paint')).toContainText(NEWEST);
+  // A picture: it ignores the pointer and is not read out; the app's own list is not there yet.
+  expect(await shell.getAttribute('inert')).not.toBeNull();
+  expect(await shell.getAttribute('aria-hidden')).toBe('true');
+  await expect(page.getByRole('button', { name: 'New session with Fixture Agent' })).toHaveCount(0);
+  await shot(page, 'first-paint-shell-before-script');
+
+  release();
+  await expect(page.getByRole('button', { name: 'New session with Fixture Agent' })).toBeVisible();
+  await expect(shell).toHaveCount(0);
+  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+  await shot(page, 'first-paint-shell-app-took-over');
+
+  // A shell drawn from another cached state than the one served now is not shown.
+  const saved = JSON.parse(readFileSync(shellFile, 'utf8')) as { key: string };
+  writeFileSync(shellFile, JSON.stringify({ ...saved, key: 'another-state' }));
+  expect(await (await page.request.get(host.url)).text()).not.toContain('first-paint-shell');
+});

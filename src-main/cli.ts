@@ -133,7 +133,7 @@ async function main(argv: string[]): Promise<void> {
     host: values.host,
     port,
     token: values.token ?? hostToken(dataDir),
-    pageStart: () => pageStart(dataDir),
+    pageStart: () => pageStart(dataDir, { defaultCwd: coreOptions.defaultCwd }),
   });
   console.log(`ACP Desktop is serving at ${host.url}`);
   console.log(`Data folder: ${dataDir}`);

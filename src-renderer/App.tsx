@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect } from 'react';
 import { bridge } from './bridge';
 import { applyTheme } from './ui/theme';
 import { Sidebar } from './features/sessions/Sidebar';
@@ -8,6 +8,7 @@ import { Notices } from './ui/Notices';
 import { OrphanWorktrees } from './features/worktrees';
 import { NARROW, useStore } from './store';
 import { closeActiveTab, cycleTab, showSession } from './features/sessions/actions';
+import { shellAtFirstCommit } from './features/sessions/shellPaint';
 import { loadModule, useLoadedModule } from './ui/loadedModule';
 
 // Loaded when first rendered, not before the first paint: the start bundle holds what shows the
@@ -39,6 +40,8 @@ export function App() {
   }, [active, view]);
 
   useEffect(() => applyTheme(theme), [theme]);
+  // The shell served with the page goes in the commit that draws the same (features/sessions/shellPaint.ts).
+  useLayoutEffect(shellAtFirstCommit, []);
 
   useEffect(() => {
     void loadSettingsPreferences();

@@ -266,7 +266,7 @@ export function createCore(options: AppCoreOptions): AppCore {
     },
     ...sessionRows,
     ...windowHandlers(sessions, (sessionId) => tabRestore.settled(sessionId)),
-    ...firstPaintHandlers(sessions),
+    ...firstPaintHandlers(sessions, options.dataDir, { defaultCwd: options.defaultCwd ?? homedir() }),
     ...reviewHandlers({ current: (sessionId) => sessions.current(sessionId), roots: (sessionId) => sessions.get(sessionId).roots }),
     ...fsHandlers({
       defaultFolder: () => options.defaultCwd ?? homedir(),

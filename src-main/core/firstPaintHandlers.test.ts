@@ -1,6 +1,6 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionState } from '../../src-shared/session/state';
 import { paintFile } from '../store/firstPaintFile';
@@ -20,7 +20,9 @@ describe('session.firstPaint', () => {
     const log = join(mkdtempSync(join(tmpdir(), 'acp-first-paint-')), 's_one.jsonl');
     writeFileSync(log, `${JSON.stringify({ kind: 'notice', sessionId: 's_one', seq: 7, ts: 70 })}\n`);
     let lastSeq = 8;
-    const handle = firstPaintHandlers({ current: () => ({ lastSeq }) as SessionState, logFile: () => log })['session.firstPaint'];
+    const handle = firstPaintHandlers({ current: () => ({ lastSeq }) as SessionState, logFile: () => log }, dirname(log), { defaultCwd: '/work' })[
+      'session.firstPaint'
+    ];
     const input = { sessionId: 's_one', seq: 7, html: '<div class="row">Newest</div>', insets: INSETS, theme: 'light' as const };
     // Main has folded an event the page had not rendered yet (and the log may not have it yet).
     expect(await handle(input)).toEqual({ saved: false });

@@ -92,4 +92,10 @@ describe('the app state kept for the next start’s page', () => {
     writeFileSync(join(dataDir, 'app-state.json'), '{"version":1,');
     expect(await appStateCache(dataDir)).toBeNull();
   });
+
+  it('says the folder this run of the host offers for new sessions, not the one of the run that saved it', async () => {
+    await saveAppStateCache(dataDir, STATE);
+    expect(JSON.parse((await appStateCache(dataDir))!).defaultCwd).toBe('/work');
+    expect(JSON.parse((await appStateCache(dataDir, { defaultCwd: '/elsewhere' }))!).defaultCwd).toBe('/elsewhere');
+  });
 });

@@ -80,14 +80,15 @@ export async function saveAppStateCache(dataDir: string, state: AppState): Promi
 
 /**
  * The saved state as JSON safe inside a `<script type="application/json">` (no `<` at all), or
- * null when there is none or the settings or tabs changed since it was saved.
+ * null when there is none or the settings or tabs changed since it was saved. `now` is what this
+ * run of the host says itself (the folder offered for new sessions may be another one today).
  */
-export async function appStateCache(dataDir: string): Promise<string | null> {
+export async function appStateCache(dataDir: string, now: Pick<AppState, 'defaultCwd'> | null = null): Promise<string | null> {
   try {
     const [text, settings, tabs] = await Promise.all([readFile(join(dataDir, FILE), 'utf8'), settingsKey(dataDir), tabsText(dataDir)]);
     const file = JSON.parse(text) as Partial<CacheFile>;
     if (file.version !== VERSION || file.settings !== settings || file.tabs !== tabs || !file.state || !Array.isArray(file.state.agents)) return null;
-    return JSON.stringify(file.state).replace(/</g, '\\u003c');
+    return JSON.stringify(now ? { ...file.state, ...now } : file.state).replace(/</g, '\\u003c');
   } catch {
     return null;
   }

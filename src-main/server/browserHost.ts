@@ -3,7 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { framesOf } from '../../src-shared/ipc/frameParts';
 import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/limits';
@@ -298,6 +298,22 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, 
 /** The app's entry in the built index.html: its one module script that is not `async` (the early script is). */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
+/** The start stylesheet: the one `<link rel="stylesheet">` of the built index.html. */
+const START_STYLESHEET = /<link rel="stylesheet" crossorigin href="\.\/(assets\/[A-Za-z0-9_-]+\.css)">/;
+
+/**
+ * The page with its start stylesheet inline: the first frame waits for it, and a request for it
+ * waits for the host's event loop, which is loading the core as the page arrives. Its text names
+ * no other file (checked: a url() would resolve against the page instead).
+ */
+async function withStylesheetInline(assets: StaticAssets, rendererDir: string, page: string): Promise<string> {
+  const link = START_STYLESHEET.exec(page);
+  if (!link) return page;
+  const css = (await assets.body(join(rendererDir, link[1]), 'identity')).body.toString('utf8');
+  if (/url\(|@import|<\/style/i.test(css)) return page;
+  return page.replace(link[0], () => `<style>${css}</style>`);
+}
+
 /** index.html with the first paint before its root, when there is one to show. */
 async function withFirstPaint(
   assets: StaticAssets,
@@ -316,8 +332,10 @@ async function withFirstPaint(
       if (theme) page = page.replace(/<html\b/, () => `<html data-theme="${theme}"`);
       // The browser paints no frame before a module script that has arrived has run: the entry
       // is fetched as before and run after the first frame (src-renderer/entryAfterFirstPaint.ts).
-      if (deferEntry)
+      if (deferEntry) {
         page = page.replace(ENTRY_SCRIPT, (_script, src: string) => `<link rel="modulepreload" crossorigin href="${src}" data-after-first-paint>`);
+        page = await withStylesheetInline(assets, dirname(file), page);
+      }
       return encodedPage(page, encoding);
     }
   }

@@ -11,7 +11,8 @@ const BUILT = [
   '<!doctype html>',
   '<html lang="en">',
   '<head><script type="module" async crossorigin src="./assets/early-a1b2c3d4.js"></script>',
-  '<script type="module" crossorigin src="./assets/index-a1b2c3d4.js"></script></head>',
+  '<script type="module" crossorigin src="./assets/index-a1b2c3d4.js"></script>',
+  '<link rel="stylesheet" crossorigin href="./assets/index-a1b2c3d4.css"></head>',
   '<body><div id="root"></div></body></html>',
 ].join('\n');
 
@@ -22,6 +23,7 @@ beforeAll(async () => {
   const renderer = mkdtempSync(join(tmpdir(), 'acp-renderer-'));
   mkdirSync(join(renderer, 'assets'));
   writeFileSync(join(renderer, 'index.html'), BUILT);
+  writeFileSync(join(renderer, 'assets', 'index-a1b2c3d4.css'), '.row{color:red}');
   // The core is never asked for here: only index.html is served.
   host = await startBrowserHost({
     core: () => new Promise(() => {}),
@@ -59,6 +61,9 @@ describe('index.html with a first paint', () => {
     expect(html).not.toContain('<script type="module" crossorigin src="./assets/index-a1b2c3d4.js">');
     expect(html).toContain('<link rel="modulepreload" crossorigin href="./assets/index-a1b2c3d4.js" data-after-first-paint>');
     expect(html).toContain('<script type="module" async crossorigin src="./assets/early-a1b2c3d4.js"></script>');
+    // The start stylesheet inline: the first frame does not wait for a request the host may answer late.
+    expect(html).toContain('<style>.row{color:red}</style>');
+    expect(html).not.toContain('index-a1b2c3d4.css');
     // The same page again is a 304; another page is not.
     expect((await get({ 'accept-encoding': 'br', 'if-none-match': String(page.headers.etag) })).status).toBe(304);
     paint = async () => ({ markup: '<div id="first-paint" aria-hidden="true" inert><p>Another</p></div>', theme: 'dark', deferEntry: true });

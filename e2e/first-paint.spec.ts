@@ -129,7 +129,9 @@ test('the agent list and tabs are drawn before the host has answered, and not af
 // Cold start, at the first paint (issue 23, round 7): the sidebar and tab strip the page drew from
 // the cached app state come with index.html too, so the agent list is on screen before the app's
 // script has run; the app's first commit draws the same and takes their place.
-test('the agent list and tabs are on screen before the app’s script has run, and the app takes their place @v1', async ({ page }) => {
+test('the agent list and tabs are on screen before the app’s script has run, a click on them is not lost, and the app takes their place @v1', async ({
+  page,
+}) => {
   const { host } = await cameBack(page);
   // This host's cached app state (the one before wrote settings.json anew when it started)…
   const cache = join(host.dataDir, 'app-state.json');
@@ -158,7 +160,14 @@ test('the agent list and tabs are on screen before the app’s script has run, a
   await expect(page.getByRole('button', { name: 'New session with Fixture Agent' })).toHaveCount(0);
   await shot(page, 'first-paint-shell-before-script');
 
+  // A click on the picture is not lost: the app makes it on what it draws in that place.
+  const box = (await shell.locator('button[aria-label="New session with Fixture Agent"]').boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await expect(page.getByRole('dialog', { name: 'New session' })).toHaveCount(0);
+
   release();
+  await expect(page.getByRole('dialog', { name: 'New session' })).toBeVisible();
+  await page.keyboard.press('Escape');
   await expect(page.getByRole('button', { name: 'New session with Fixture Agent' })).toBeVisible();
   await expect(shell).toHaveCount(0);
   await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();

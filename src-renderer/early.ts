@@ -4,9 +4,12 @@
 // a third chunk the early script would have to wait for.
 import { openEarlySocket } from './bridge/earlySocket';
 import { runEntryAfterFirstPaint } from './entryAfterFirstPaint';
+import { keepShellClicks } from './shellClicks';
 
 openEarlySocket();
 runEntryAfterFirstPaint();
+keepShellClicks();
 
 export { takeEarlySocket, takeToken } from './bridge/earlySocket';
+export { takeShellClick } from './shellClicks';
 export { FrameJoiner } from '../src-shared/ipc/frameParts';

@@ -2,6 +2,7 @@ import { MAX_FIRST_PAINT_CHARS } from '../../../src-shared/ipc/limits';
 import { bridge } from '../../bridge';
 import { useStore } from '../../store';
 import { takenCachedAppState } from '../../store/cachedAppState';
+import { takeShellClick } from '../../early';
 
 /**
  * The app's shell at the first paint (issue 23, cold start; src-main/store/shellPaint.ts): the
@@ -17,6 +18,19 @@ const SHELL_ID = 'first-paint-shell';
  * none was served and this commit drew the cached state, sends what it drew as the next start's
  * shell. Read in the commit, before the host's answer can replace the cached state.
  */
+/**
+ * A click the person made on the shell, made again on the control the app drew in its place
+ * (the sidebar's and the tab strip's: the rest of the shell is the first paint's rows, which stay).
+ */
+function replayShellClick(): void {
+  const click = takeShellClick();
+  if (!click) return;
+  const control = document.elementFromPoint(click.x, click.y)?.closest('button, [role="tab"], a[href]');
+  if (!(control instanceof HTMLElement) || !control.closest('#root .sidebar, #root .tabstrip') || control.matches(':disabled')) return;
+  // After this commit: a click handler's state update does not belong inside it.
+  setTimeout(() => control.click());
+}
+
 /** Removes the served shell (the app did not take its place in time). */
 export function dismissShellPaint(): void {
   document.getElementById(SHELL_ID)?.remove();
@@ -29,6 +43,7 @@ export function shellAtFirstCommit(): void {
   const served = document.getElementById(SHELL_ID);
   if (served) {
     served.remove();
+    replayShellClick();
     return;
   }
   const cached = takenCachedAppState();

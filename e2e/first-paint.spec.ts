@@ -40,6 +40,19 @@ async function cameBack(page: import('@playwright/test').Page): Promise<{ host: 
   return { host, paint, log: join(first.dataDir, 'sessions', 's_second.jsonl') };
 }
 
+/** `cameBack`, and the app state this host's page had saved for the next start (`app-state.json`). */
+async function cameBackWithState(page: import('@playwright/test').Page): Promise<RunningHost> {
+  const { host } = await cameBack(page);
+  // Saved by this host: the one before wrote settings.json anew when it started.
+  const cache = join(host.dataDir, 'app-state.json');
+  rmSync(cache, { force: true });
+  await openApp(page, host);
+  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+  await expect.poll(() => existsSync(cache), { timeout: 15_000 }).toBe(true);
+  await leavePage(page);
+  return host;
+}
+
 /** Holds the app's script back until `release` is called. */
 async function holdScript(page: import('@playwright/test').Page): Promise<() => void> {
   let release: () => void = () => {};
@@ -90,14 +103,7 @@ test('a session that moved on since its first paint is not shown from it @v1', a
 // index.html, so the page draws them as soon as its script runs, before the host's core has
 // loaded and answered; the answer replaces them. Checked by never letting the socket through.
 test('the agent list and tabs are drawn before the host has answered, and not after the settings changed @v1', async ({ page }) => {
-  const { host } = await cameBack(page);
-  // Saved by this host (the one before wrote settings.json anew when it started).
-  const cache = join(host.dataDir, 'app-state.json');
-  rmSync(cache, { force: true });
-  await openApp(page, host);
-  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
-  await expect.poll(() => existsSync(cache), { timeout: 15_000 }).toBe(true);
-  await leavePage(page);
+  const host = await cameBackWithState(page);
   // The socket goes nowhere: everything drawn comes from index.html.
   await page.routeWebSocket(/\/ws/, () => {});
   await page.goto(host.url);
@@ -132,15 +138,8 @@ test('the agent list and tabs are drawn before the host has answered, and not af
 test('the agent list and tabs are on screen before the app’s script has run, a click on them is not lost, and the app takes their place @v1', async ({
   page,
 }) => {
-  const { host } = await cameBack(page);
-  // This host's cached app state (the one before wrote settings.json anew when it started)…
-  const cache = join(host.dataDir, 'app-state.json');
-  rmSync(cache, { force: true });
-  await openApp(page, host);
-  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
-  await expect.poll(() => existsSync(cache), { timeout: 15_000 }).toBe(true);
-  await leavePage(page);
-  // …drawn by the next page at its first commit, which sends what it drew as the shell.
+  const host = await cameBackWithState(page);
+  // Drawn by the next page at its first commit, which sends what it drew as the shell.
   const shellFile = join(host.dataDir, 'shell-paint.json');
   await openApp(page, host);
   await expect(page.getByRole('button', { name: 'New session with Fixture Agent' })).toBeVisible();

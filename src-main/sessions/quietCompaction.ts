@@ -141,7 +141,7 @@ let collector: (() => void) | null | undefined;
  * function from a context made after turning the flag on (the flag only adds `gc` to contexts
  * created after it is set). Null where neither works.
  */
-function fullCollection(): (() => void) | null {
+export function fullCollection(): (() => void) | null {
   if (collector !== undefined) return collector;
   const exposed = (globalThis as { gc?: unknown }).gc;
   if (typeof exposed === 'function') return (collector = exposed as () => void);

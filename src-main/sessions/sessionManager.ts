@@ -233,6 +233,14 @@ export class SessionManager {
 
   private readonly restoring = new Map<string, Promise<Session | null>>();
 
+  /**
+   * The saved tabs are back: what reading them left is collected now (`quietCompaction.ts`), before
+   * the page is told the last one is, rather than under the person's first clicks a second later.
+   */
+  restoredTabs(): void {
+    this.compaction.settle();
+  }
+
   /** The restore of this session in flight, if any (the history waits for it rather than folding the log a second time). */
   restoringNow(sessionId: string): Promise<Session | null> | undefined {
     return this.restoring.get(sessionId);

@@ -127,6 +127,12 @@ describe('QuietCompaction: what reading sessions back leaves behind is collected
     allocate();
     compaction.settle();
     expect(collections()).toBe(1);
+    // Held through the page's first requests, until the host is quiet.
+    expect(growth).toEqual([1]);
+    compaction.busy();
+    vi.advanceTimersByTime(999);
+    expect(growth).toEqual([1]);
+    vi.advanceTimersByTime(1);
     expect(growth).toEqual([1, DEFAULT_YOUNG_GROWTH]);
     vi.advanceTimersByTime(10_000);
     expect(collections()).toBe(1);

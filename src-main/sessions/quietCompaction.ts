@@ -87,9 +87,9 @@ export class QuietCompaction {
    */
   settle(): void {
     if (this.reading > 0) return;
-    clearTimeout(this.timer);
-    this.timer = undefined;
     this.collectIfWorth();
+    // The young generation stays held until the host is quiet (the page's first requests follow).
+    if (this.holding && !this.timer) this.arm(this.quietMs);
   }
 
   /** The host is working (events recorded, a request answered): a pending collection waits. */
@@ -124,10 +124,11 @@ export class QuietCompaction {
     const quietFor = now - this.lastActivity;
     if (quietFor < this.quietMs) return this.arm(Math.min(this.quietMs - quietFor, Math.max(1, this.maxHoldMs - (now - this.lastReadEnd))));
     this.collectIfWorth();
+    this.hold(false);
   }
 
+  /** One full collection when the heap grew enough since the last one (the young generation still held: a full collection may grow it too). */
   private collectIfWorth(): void {
-    this.hold(false);
     if (this.heapUsed() - this.usedAfterLast < this.minGrowthBytes) return;
     const collect = this.collect();
     if (!collect) return;

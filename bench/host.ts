@@ -3,10 +3,11 @@
  * and cleaned up. `BENCH_OUT` points at another build's `out` folder (to compare two builds).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Page } from 'playwright-core';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -32,6 +33,8 @@ export async function startHost(settings: unknown, options: { dataDir?: string; 
   const nodeArgs = options.profileDir ? ['--cpu-prof', '--cpu-prof-dir', options.profileDir] : [];
   // What a V8 flag would change (e.g. BENCH_HOST_NODE_ARGS=--max-semi-space-size=1): the host's node only.
   nodeArgs.unshift(...(process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean));
+  // BENCH_MEM_DETAIL: the host answers SIGUSR2 with its main thread's heap spaces (memProbe.mjs).
+  if (process.env.BENCH_MEM_DETAIL) nodeArgs.unshift('--import', pathToFileURL(join(ROOT, 'bench/memProbe.mjs')).href);
   const child = spawn(
     process.execPath,
     [...nodeArgs, join(process.env.BENCH_OUT ?? join(ROOT, 'out'), 'main/cli.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--cwd', workspace],
@@ -130,4 +133,51 @@ export async function newSession(page: Page, agentName: string): Promise<void> {
   await dialog.getByRole('button', { name: 'Start' }).click();
   await dialog.waitFor({ state: 'hidden' });
   await page.waitForFunction(`document.querySelector('[aria-label="Session status"]')?.textContent === 'Idle'`, undefined, { timeout: 30_000 });
+}
+
+/** The host's main thread, as `memProbe.mjs` reports it on SIGUSR2 (no GC forced): now, and its samples since the last report (MB). */
+export async function mainThreadMemory(pid: number): Promise<string> {
+  const file = join(tmpdir(), `acp-mem-probe-${pid}.json`);
+  rmSync(file, { force: true });
+  process.kill(pid, 'SIGUSR2');
+  for (let waited = 0; !existsSync(file); waited += 20) {
+    if (waited > 5_000) return 'main thread: no answer from memProbe.mjs';
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  type Sample = { t: number; memory: NodeJS.MemoryUsage; spaces: Record<string, { size: number; used: number; physical: number }> };
+  const probe = JSON.parse(readFileSync(file, 'utf8')) as { now: Sample; samples: Sample[] };
+  rmSync(file, { force: true });
+  const mb = (n: number) => (n / 1048576).toFixed(1);
+  const line = ({ t, memory, spaces }: Sample) =>
+    `${(t / 1000).toFixed(2).padStart(7)} s rss ${mb(memory.rss).padStart(6)} heap ${mb(memory.heapUsed).padStart(6)}/${mb(memory.heapTotal).padStart(6)} ` +
+    Object.entries(spaces)
+      .map(([name, s]) => `${name} ${mb(s.used)}/${mb(s.size)}`)
+      .join(' ');
+  // The samples where the committed heap or the RSS changed by 2 MB or more.
+  const shown: string[] = [];
+  let last: Sample | undefined;
+  for (const s of probe.samples) {
+    if (!last || Math.abs(s.memory.heapTotal - last.memory.heapTotal) >= 2 << 20 || Math.abs(s.memory.rss - last.memory.rss) >= 2 << 20) {
+      shown.push(`    ${line(s)}`);
+      last = s;
+    }
+  }
+  return `main thread now:${line(probe.now)}\n${shown.join('\n')}`;
+}
+
+/**
+ * BENCH_MEM_DETAIL: where the host's RSS is now (`rssDetail`, the main thread's heap spaces), and
+ * with BENCH_MEM_QUIET=1 again after 5, 10 and 20 s with nothing asked (V8's memory reducer
+ * runs on an idle isolate by itself). Diagnostic only: the quiet wait moves the RSS row's read.
+ */
+export async function memoryOverTime(pid: number): Promise<void> {
+  const at = async (label: string) => console.log(`host memory ${label}: RSS ${rssMB(pid).toFixed(1)} MB; ${rssDetail(pid)}\n  ${await mainThreadMemory(pid)}`);
+  await at('when read');
+  if (!process.env.BENCH_MEM_QUIET) return;
+  let waited = 0;
+  for (const seconds of [5, 10, 20]) {
+    await new Promise((r) => setTimeout(r, (seconds - waited) * 1000));
+    waited = seconds;
+    await at(`${seconds} s quiet`);
+  }
 }

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { writeLongLog } from '../src-main/testing/longLog';
 
 const args = process.argv.slice(2);
@@ -26,7 +26,12 @@ function report(step: string) {
   gc!();
   const m = process.memoryUsage();
   console.log(
-    `${step.padEnd(44)} rss ${mb(m.rss).padStart(6)}  heap ${mb(m.heapUsed).padStart(6)} / ${mb(m.heapTotal).padStart(6)}  external ${mb(m.external).padStart(6)}  arrayBuffers ${mb(m.arrayBuffers).padStart(6)}`,
+    `${step.padEnd(44)} rss ${mb(m.rss).padStart(6)}  heap ${mb(m.heapUsed).padStart(6)} / ${mb(m.heapTotal).padStart(6)}  external ${mb(m.external).padStart(6)}  arrayBuffers ${mb(m.arrayBuffers).padStart(6)}  ` +
+      // Where the committed heap is: the young generation (new) stays as large as the busiest moment made it.
+      getHeapSpaceStatistics()
+        .filter((space) => space.space_size > 1048576)
+        .map((space) => `${space.space_name.replace(/_space$/, '')} ${mb(space.space_used_size)}/${mb(space.space_size)}`)
+        .join(' '),
   );
 }
 

@@ -10,7 +10,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { rssDetail, rssMB, startHost } from './host';
+import { memoryOverTime, rssMB, startHost } from './host';
 import { median, type Row } from './longNode';
 import { BENCH_AGENT } from './cliArgs';
 
@@ -259,7 +259,7 @@ async function appRound(browser: Browser, dataDir: string, sessions: Seeded[]): 
     await page.getByRole('button', { name: 'History' }).click();
     await page.getByRole('searchbox', { name: 'Search all sessions' }).fill('parser');
     await page.getByRole('list', { name: 'Search results' }).getByRole('button').first().waitFor({ timeout: 300_000 });
-    if (process.env.BENCH_MEM_DETAIL) console.log(`host memory: ${rssDetail(host.process.pid!)}`);
+    if (process.env.BENCH_MEM_DETAIL) await memoryOverTime(host.process.pid!);
     return {
       coldStart,
       coldStartApp,

@@ -229,7 +229,8 @@ export function createCore(options: AppCoreOptions): AppCore {
   );
   const restoreTabs = (): Promise<void> => {
     if (saved.error) notice('warning', saved.error);
-    return tabRestore.run();
+    // Collected before the app.state that tells the page the last tab is back (a timer of 0) goes out.
+    return tabRestore.run().then(() => sessions.restoredTabs());
   };
   // A host killed while making or removing a worktree left a journal entry: finish or undo it first.
   const recovered = worktrees.engine.recover().catch((error) => logError('Recovering unfinished worktree operations', error));

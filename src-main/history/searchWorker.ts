@@ -5,6 +5,7 @@ import { parentPort } from 'node:worker_threads';
 import type { SearchReply, SearchRequest } from './searchMessages';
 import { SearchIndex } from './searchIndex';
 import { unpackTexts } from './searchTexts';
+import { fullCollection } from '../sessions/quietCompaction';
 
 const port = parentPort;
 if (!port) throw new Error('searchWorker.ts runs as a worker thread (searchProxy.ts starts it).');
@@ -22,6 +23,8 @@ async function answer(request: SearchRequest & { id: number }, index: SearchInde
       }
       case 'load':
         await index.load();
+        // What the load parsed is garbage V8 would keep committed for many seconds (issue 23, host memory).
+        fullCollection()?.();
         return send({ type: 'reply', id: request.id, value: index.droppedIds });
       case 'query':
         return send({ type: 'reply', id: request.id, value: await index.query(request.text, request.limit) });

@@ -39,8 +39,12 @@ test('a page load fetches the session view with the start bundle and asks for th
   // index.html names the session view's chunk and its Markdown chunk, so the browser fetches
   // them beside the start bundle, not from an import() once the start bundle has run.
   // (The served file: at run time Vite's import() helper adds such links to the document too.)
+  // A page served with a first paint names them for after that frame: they become preloads
+  // when the entry is fetched (src-renderer/entryAfterFirstPaint.ts), still beside it.
   const html = await (await page.request.get(host.url)).text();
-  const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="[^"]*\/assets\/([A-Za-z]+)-/g)].map((match) => match[1]);
+  const preloaded = [...html.matchAll(/<link (?:rel|data-preload-after-first-paint)="modulepreload"[^>]*href="[^"]*\/assets\/([A-Za-z]+)-/g)].map(
+    (match) => match[1],
+  );
   expect(preloaded).toContain('SessionViews');
   expect(preloaded).toContain('Markdown');
 

@@ -1,9 +1,12 @@
 /**
- * With a first paint in the page (features/chat/firstPaint.ts), the browser host names the app's
- * entry (index.js) as a module preload instead of a script: fetched as before, but run here after
- * the first frame. A module script runs as soon as it has arrived and the page is parsed, and the
- * browser does not paint before it has run: the rows sent with the page waited a few hundred
- * milliseconds for React DOM (issue 23, round 6).
+ * With a first paint in the page (features/chat/firstPaint.ts, features/sessions/shellPaint.ts),
+ * the browser host names the app's entry (index.js) and the chunks' preloads for after the first
+ * frame, and they are fetched and run here once that frame is on the screen. A module script runs
+ * as soon as it has arrived and the page is parsed, and the browser does not paint before it has
+ * run: the rows sent with the page waited a few hundred milliseconds for React DOM (issue 23,
+ * round 6). And a preload is compiled as it arrives, on a thread of its own: on two cores that
+ * took one from the first frame's layout and raster (round 7: a trace showed 96 ms of background
+ * parsing beside the raster of that frame).
  */
 export function runEntryAfterFirstPaint(): void {
   // Imported without a page (the bridge's unit tests import the early entry): nothing to run.
@@ -11,9 +14,40 @@ export function runEntryAfterFirstPaint(): void {
   const start = () => {
     const entry = document.querySelector<HTMLLinkElement>('link[data-after-first-paint]');
     if (!entry) return;
-    // The frame's callback runs before its paint; the task it queues, after.
-    requestAnimationFrame(() => setTimeout(() => void import(/* @vite-ignore */ entry.href)));
+    afterFirstPresented(() => {
+      for (const link of document.querySelectorAll<HTMLLinkElement>('link[data-preload-after-first-paint]')) link.rel = link.dataset.preloadAfterFirstPaint!;
+      void import(/* @vite-ignore */ entry.href);
+    });
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
   else start();
+}
+
+/** The longest the app's start waits for the first frame to reach the screen (a page in the background paints nothing). */
+const PRESENTED_AT_MOST_MS = 1000;
+
+/**
+ * Runs `then` once the page's first contentful frame is on the screen (its paint timing entry is
+ * written at its presentation), or right away for a hidden page, or after a while in any case.
+ */
+function afterFirstPresented(then: () => void): void {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    observer?.disconnect();
+    clearTimeout(timer);
+    then();
+  };
+  if (document.visibilityState === 'hidden' || typeof PerformanceObserver !== 'function') return run();
+  const timer = setTimeout(run, PRESENTED_AT_MOST_MS);
+  let observer: PerformanceObserver | null = null;
+  try {
+    observer = new PerformanceObserver((list) => {
+      if (list.getEntriesByName('first-contentful-paint').length > 0) run();
+    });
+    observer.observe({ type: 'paint', buffered: true });
+  } catch {
+    run();
+  }
 }

@@ -295,6 +295,9 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, 
   );
 }
 
+/** The built index.html's preload links: `modulepreload` (chunks) and `preload` (their stylesheets). */
+const PRELOAD_LINK = /<link rel="(modulepreload|preload)"([^>]*)>/g;
+
 /** The app's entry in the built index.html: its one module script that is not `async` (the early script is). */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
@@ -333,7 +336,10 @@ async function withFirstPaint(
       // The browser paints no frame before a module script that has arrived has run: the entry
       // is fetched as before and run after the first frame (src-renderer/entryAfterFirstPaint.ts).
       if (deferEntry) {
-        page = page.replace(ENTRY_SCRIPT, (_script, src: string) => `<link rel="modulepreload" crossorigin href="${src}" data-after-first-paint>`);
+        page = page.replace(ENTRY_SCRIPT, (_script, src: string) => `<link crossorigin href="${src}" data-after-first-paint>`);
+        // Preloads are compiled as they arrive, on the cores the first frame is drawn and rastered
+        // with: named for after it (src-renderer/entryAfterFirstPaint.ts makes them preloads again).
+        page = page.replace(PRELOAD_LINK, (_link, rel: string, rest: string) => `<link data-preload-after-first-paint="${rel}"${rest}>`);
         page = await withStylesheetInline(assets, dirname(file), page);
       }
       return encodedPage(page, encoding);

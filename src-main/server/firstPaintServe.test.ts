@@ -12,6 +12,7 @@ const BUILT = [
   '<html lang="en">',
   '<head><script type="module" async crossorigin src="./assets/early-a1b2c3d4.js"></script>',
   '<script type="module" crossorigin src="./assets/index-a1b2c3d4.js"></script>',
+  '<link rel="modulepreload" crossorigin href="./assets/chunk-a1b2c3d4.js">',
   '<link rel="stylesheet" crossorigin href="./assets/index-a1b2c3d4.css"></head>',
   '<body><div id="root"></div></body></html>',
 ].join('\n');
@@ -59,7 +60,10 @@ describe('index.html with a first paint', () => {
     expect(html).toContain(`${markup}<div id="root"></div>`);
     expect(html).toContain('<html data-theme="dark" lang="en">');
     expect(html).not.toContain('<script type="module" crossorigin src="./assets/index-a1b2c3d4.js">');
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="./assets/index-a1b2c3d4.js" data-after-first-paint>');
+    // The entry and the chunks' preloads are named for after the first frame: nothing compiles while it is drawn.
+    expect(html).toContain('<link crossorigin href="./assets/index-a1b2c3d4.js" data-after-first-paint>');
+    expect(html).toContain('<link data-preload-after-first-paint="modulepreload" crossorigin href="./assets/chunk-a1b2c3d4.js">');
+    expect(html).not.toContain('rel="modulepreload"');
     expect(html).toContain('<script type="module" async crossorigin src="./assets/early-a1b2c3d4.js"></script>');
     // The start stylesheet inline: the first frame does not wait for a request the host may answer late.
     expect(html).toContain('<style>.row{color:red}</style>');

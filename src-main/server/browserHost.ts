@@ -334,7 +334,8 @@ async function withFirstPaint(
       let page = built.replace(root, () => `${markup}${root}`);
       if (theme) page = page.replace(/<html\b/, () => `<html data-theme="${theme}"`);
       // The browser paints no frame before a module script that has arrived has run: the entry
-      // is fetched as before and run after the first frame (src-renderer/entryAfterFirstPaint.ts).
+      // is named for after the first frame, and fetched and run once it is on the screen
+      // (src-renderer/entryAfterFirstPaint.ts).
       if (deferEntry) {
         page = page.replace(ENTRY_SCRIPT, (_script, src: string) => `<link crossorigin href="${src}" data-after-first-paint>`);
         // Preloads are compiled as they arrive, on the cores the first frame is drawn and rastered

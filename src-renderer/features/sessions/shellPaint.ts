@@ -14,11 +14,6 @@ import { takeShellClick } from '../../early';
 const SHELL_ID = 'first-paint-shell';
 
 /**
- * At the app's first commit: removes the served shell (the app now draws the same), or, when
- * none was served and this commit drew the cached state, sends what it drew as the next start's
- * shell. Read in the commit, before the host's answer can replace the cached state.
- */
-/**
  * A click the person made on the shell, made again on the control the app drew in its place
  * (the sidebar's and the tab strip's: the rest of the shell is the first paint's rows, which stay).
  */
@@ -37,6 +32,12 @@ export function dismissShellPaint(): void {
 }
 
 let committed = false;
+
+/**
+ * At the app's first commit: removes the served shell (the app now draws the same), or, when
+ * none was served and this commit drew the cached state, sends what it drew as the next start's
+ * shell. Read in the commit, before the host's answer can replace the cached state.
+ */
 export function shellAtFirstCommit(): void {
   if (committed) return;
   committed = true;

@@ -11,7 +11,7 @@
  *
  *   npm run build && npx tsx bench/coldStart.profile.ts [--rounds 5] [--out out --out /other/out] [--entries 0]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -39,6 +39,14 @@ interface Round {
   open?: number;
   /** Host ready → the app's own transcript shows it. */
   openApp?: number;
+  /** The host's CPU time (all its threads) from ready to the agent list shown: what the page's first frame shared the cores with. */
+  hostCpu?: number;
+}
+
+/** A process's CPU time so far, ms (Linux: utime + stime, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 async function appRound(browser: Browser, out: string, dataDir: string): Promise<Round> {
@@ -46,6 +54,10 @@ async function appRound(browser: Browser, out: string, dataDir: string): Promise
   const spawned = performance.now();
   const host = await startHost({ agents: [BENCH_AGENT] }, { dataDir, keepData: true });
   const ready = performance.now();
+  const cpuAtReady = cpuMs(host.process.pid!);
+  // Sampled as it goes: the list's moment is known (stamped in the page) only after Playwright's wait.
+  const cpuSamples: [number, number][] = [];
+  const sampler = setInterval(() => cpuSamples.push([performance.now(), cpuMs(host.process.pid!)]), 5);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   try {
@@ -57,10 +69,13 @@ async function appRound(browser: Browser, out: string, dataDir: string): Promise
     await page.getByRole('button', { name: `New session with ${BENCH_AGENT.name}` }).waitFor({ timeout: 120_000 });
     // Stamped in the page (longBrowser.ts, AGENT_LIST_SHOWN): Playwright's wait looks again with a growing back-off.
     const shown = await shownAt('list');
+    clearInterval(sampler);
+    const hostCpu = (cpuSamples.findLast(([t]) => t <= shown)?.[1] ?? cpuAtReady) - cpuAtReady;
     const open = ENTRIES > 0 ? (await shownAt('open')) - ready : undefined;
     const openApp = ENTRIES > 0 ? (await shownAt('app')) - ready : undefined;
-    return { host: ready - spawned, page: shown - ready, total: shown - spawned, open, openApp };
+    return { host: ready - spawned, page: shown - ready, total: shown - spawned, open, openApp, hostCpu };
   } finally {
+    clearInterval(sampler);
     await context.close();
     await host.stop();
   }
@@ -109,7 +124,7 @@ async function main(): Promise<void> {
   }
   const floorTotal = median(rounds.get('floor')!.map((r) => r.total));
   console.log(
-    `${'build'.padEnd(44)} ${'host ready'.padStart(10)} ${'page → list'.padStart(12)} ${'total'.padStart(8)} ${'vs floor'.padStart(9)} ${'open'.padStart(6)} ${'app'.padStart(6)}  start bundle raw / brotli`,
+    `${'build'.padEnd(44)} ${'host ready'.padStart(10)} ${'page → list'.padStart(12)} ${'total'.padStart(8)} ${'vs floor'.padStart(9)} ${'open'.padStart(6)} ${'app'.padStart(6)} ${'host CPU'.padStart(9)}  start bundle raw / brotli`,
   );
   for (const [which, list] of rounds) {
     const m = (f: (r: Round) => number) => median(list.map(f)).toFixed(0);
@@ -118,7 +133,7 @@ async function main(): Promise<void> {
     const open = which === 'floor' || ENTRIES === 0 ? '' : m((r) => r.open ?? NaN);
     const openApp = which === 'floor' || ENTRIES === 0 ? '' : m((r) => r.openApp ?? NaN);
     console.log(
-      `${which.replace(ROOT + '/', '').padEnd(44)} ${m((r) => r.host).padStart(10)} ${m((r) => r.page).padStart(12)} ${m((r) => r.total).padStart(8)} ${ratio.padStart(9)} ${open.padStart(6)} ${openApp.padStart(6)}  ${size}`,
+      `${which.replace(ROOT + '/', '').padEnd(44)} ${m((r) => r.host).padStart(10)} ${m((r) => r.page).padStart(12)} ${m((r) => r.total).padStart(8)} ${ratio.padStart(9)} ${open.padStart(6)} ${openApp.padStart(6)} ${(which === 'floor' ? '' : m((r) => r.hostCpu ?? NaN)).padStart(9)}  ${size}`,
     );
   }
   console.log(`load average at the end: ${load()}`);

@@ -87,6 +87,34 @@ test('a session comes back showing its newest entries before the app’s script 
   await shot(page, 'first-paint-app-took-over');
 });
 
+// The host's core loads when the page's socket asks (round 8): with a first paint, the early script
+// opens that socket once the first frame is on the screen, so loading the core does not take the
+// cores that frame is laid out and rastered on.
+test('with a first paint, the page opens its socket only once that frame is on the screen @v1', async ({ page }) => {
+  const { host } = await cameBack(page);
+  await page.addInitScript(() => {
+    const Native = window.WebSocket;
+    const opened: number[] = [];
+    (window as unknown as { socketsOpenedAt: number[] }).socketsOpenedAt = opened;
+    window.WebSocket = class extends Native {
+      constructor(url: string | URL, protocols?: string | string[]) {
+        opened.push(performance.now());
+        super(url, protocols);
+      }
+    };
+  });
+  await openApp(page, host);
+  await expect(page.getByRole('log', { name: 'Transcript' }).getByText(NEWEST)).toBeVisible();
+  const { opened, painted } = await page.evaluate(() => ({
+    opened: (window as unknown as { socketsOpenedAt: number[] }).socketsOpenedAt,
+    painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+  }));
+  expect(painted).toBeGreaterThan(0);
+  // One socket (the early script's, adopted by the app), opened after the first frame.
+  expect(opened).toHaveLength(1);
+  expect(opened[0]).toBeGreaterThanOrEqual(painted!);
+});
+
 test('a session that moved on since its first paint is not shown from it @v1', async ({ page }) => {
   const { host, log } = await cameBack(page);
   // An event written after the paint was saved (a host killed after it, or another window).

@@ -6,8 +6,13 @@ import { openEarlySocket } from './bridge/earlySocket';
 import { runEntryAfterFirstPaint } from './entryAfterFirstPaint';
 import { keepShellClicks } from './shellClicks';
 
-openEarlySocket();
-runEntryAfterFirstPaint();
+// A page served with its first frame drawn (the host marks it) opens its socket after that frame:
+// the host loads its core when the socket asks, and that load would share the cores with the frame.
+if (typeof document !== 'undefined' && document.querySelector('meta[name="acp-entry"][content="after-first-paint"]')) runEntryAfterFirstPaint(openEarlySocket);
+else {
+  openEarlySocket();
+  runEntryAfterFirstPaint();
+}
 keepShellClicks();
 
 export { takeEarlySocket, takeToken } from './bridge/earlySocket';

@@ -8,13 +8,14 @@
  * took one from the first frame's layout and raster (round 7: a trace showed 96 ms of background
  * parsing beside the raster of that frame).
  */
-export function runEntryAfterFirstPaint(): void {
+export function runEntryAfterFirstPaint(first?: () => void): void {
   // Imported without a page (the bridge's unit tests import the early entry): nothing to run.
   if (typeof document === 'undefined') return;
   const start = () => {
     const entry = document.querySelector<HTMLLinkElement>('link[data-after-first-paint]');
-    if (!entry) return;
+    if (!entry) return first?.();
     afterFirstPresented(() => {
+      first?.();
       for (const link of document.querySelectorAll<HTMLLinkElement>('link[data-preload-after-first-paint]')) link.rel = link.dataset.preloadAfterFirstPaint!;
       void import(/* @vite-ignore */ entry.href);
     });

@@ -84,14 +84,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   let drained: (() => void) | null = null;
   const server: Server = createServer((req, res) => {
     inFlight.add(res);
-    deferred?.receiving();
+    deferred?.receiving(parseRequestUrl(req.url)?.pathname ?? '');
     res.on('close', () => {
       inFlight.delete(res);
       deferred?.sent(parseRequestUrl(req.url)?.pathname ?? '');
       if (inFlight.size === 0) drained?.();
     });
     if (closing) res.setHeader('connection', 'close');
-    serveHttp(req, res, { rendererDir, token, assets, pageStart: options.pageStart });
+    serveHttp(req, res, { rendererDir, token, assets, pageStart: options.pageStart, entryAfterFirstFrame: () => deferred?.pageWaitsForFirstFrame() });
   });
   void assets.warm(rendererDir).catch(logged('Compressing the renderer for the browser host', 'debug'));
   // `ws` is required when first needed: it is the host's largest package, and the page asks
@@ -217,6 +217,8 @@ interface Served {
   token: string;
   assets: StaticAssets;
   pageStart?: () => Promise<PageStart | null>;
+  /** index.html was sent with its entry named for after the first frame. */
+  entryAfterFirstFrame?: () => void;
 }
 
 function serveHttp(req: IncomingMessage, res: ServerResponse, served: Served): void {
@@ -237,7 +239,7 @@ function badRequest(res: ServerResponse): void {
   res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
 }
 
-function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, token, assets, pageStart }: Served): void {
+function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, token, assets, pageStart, entryAfterFirstFrame }: Served): void {
   const url = parseRequestUrl(req.url);
   if (!url) return badRequest(res);
   const fromQuery = url.searchParams.get('token');
@@ -278,8 +280,9 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, 
   // The page's own assets load without the query string; a same-site cookie carries the token.
   if (fromQuery) headers['set-cookie'] = `acp_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`;
   if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
-  (paint ? withFirstPaint(assets, file, encoding, paint) : assets.body(file, encoding)).then(
-    ({ body, etag }) => {
+  (paint ? withFirstPaint(assets, file, encoding, paint) : assets.body(file, encoding).then((sent) => ({ ...sent, afterFirstFrame: false }))).then(
+    ({ body, etag, afterFirstFrame }) => {
+      if (afterFirstFrame) entryAfterFirstFrame?.();
       headers.etag = etag;
       if (req.headers['if-none-match'] === etag) return void res.writeHead(304, headers).end();
       headers['content-length'] = String(body.length);
@@ -300,6 +303,9 @@ const PRELOAD_LINK = /<link rel="(modulepreload|preload)"([^>]*)>/g;
 
 /** The app's entry in the built index.html: its one module script that is not `async` (the early script is). */
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+
+/** Tells the early script that the page's first frame comes before its socket (src-renderer/early.ts). */
+const ENTRY_AFTER_FIRST_PAINT = '<meta name="acp-entry" content="after-first-paint">';
 
 /** The start stylesheet: the one `<link rel="stylesheet">` of the built index.html. */
 const START_STYLESHEET = /<link rel="stylesheet" crossorigin href="\.\/(assets\/[A-Za-z0-9_-]+\.css)">/;
@@ -323,7 +329,7 @@ async function withFirstPaint(
   file: string,
   encoding: Encoding,
   pageStart: () => Promise<PageStart | null>,
-): Promise<{ body: Buffer; etag: string }> {
+): Promise<{ body: Buffer; etag: string; afterFirstFrame?: boolean }> {
   const paint = await pageStart().catch(() => null);
   if (paint) {
     const built = (await assets.body(file, 'identity')).body.toString('utf8');
@@ -342,6 +348,10 @@ async function withFirstPaint(
         // with: named for after it (src-renderer/entryAfterFirstPaint.ts makes them preloads again).
         page = page.replace(PRELOAD_LINK, (_link, rel: string, rest: string) => `<link data-preload-after-first-paint="${rel}"${rest}>`);
         page = await withStylesheetInline(assets, dirname(file), page);
+        // The early script opens its socket after the first frame too (src-renderer/early.ts): the
+        // host loads its core when that socket asks. Before the early script, so it is parsed when that runs.
+        page = page.replace(/<head>/, () => `<head>${ENTRY_AFTER_FIRST_PAINT}`);
+        return { ...(await encodedPage(page, encoding)), afterFirstFrame: true };
       }
       return encodedPage(page, encoding);
     }

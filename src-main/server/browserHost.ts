@@ -9,7 +9,7 @@ import { framesOf } from '../../src-shared/ipc/frameParts';
 import { MAX_REQUEST_BYTES } from '../../src-shared/ipc/limits';
 import type { AppCore } from '../core/appCore';
 import type { dispatch } from '../core/dispatch';
-import type { PageStart } from '../store/pageStart';
+import { filesStamp, type PageStart } from '../store/pageStart';
 import { logged } from '../log/mainLog';
 import { CoreWhenServed } from './coreWhenServed';
 import { cacheControl, encodedPage, pickEncoding, StaticAssets, type Encoding } from './staticAssets';
@@ -33,7 +33,7 @@ export interface BrowserHostOptions {
    * What to put before the page's root in index.html, read for each load (`store/pageStart.ts`:
    * the shown session's first paint, the cached app state); null or a failure serves it as built.
    */
-  pageStart?: () => Promise<PageStart | null>;
+  pageStart?: () => PageStart | null | Promise<PageStart | null>;
 }
 
 export interface BrowserHost {
@@ -91,8 +91,34 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (inFlight.size === 0) drained?.();
     });
     if (closing) res.setHeader('connection', 'close');
-    serveHttp(req, res, { rendererDir, token, assets, pageStart: options.pageStart, entryAfterFirstFrame: () => deferred?.pageWaitsForFirstFrame() });
+    serveHttp(req, res, {
+      rendererDir,
+      token,
+      assets,
+      pageStart: options.pageStart,
+      preparedPage: takePreparedPage,
+      entryAfterFirstFrame: () => deferred?.pageWaitsForFirstFrame(),
+    });
   });
+  // index.html with its first paint as the first load asks for it (brotli), made as the host
+  // starts: made in the request, it waited for a core on a loaded machine (round 8: the host's
+  // loop stalled 100–400 ms at a time, and the page's first bytes with it). Used once, and only
+  // while the core, the one writer of the files it is made from, has not started loading.
+  let preparedPage: Promise<PageBody> | null = null;
+  const takePreparedPage = (encoding: Encoding): Promise<PageBody> | null => {
+    const page = preparedPage;
+    preparedPage = null;
+    if (!page || encoding !== 'br' || !deferred || deferred.started) return null;
+    // Made from files nothing in this process has written since; another process may have (another host, an agent's log).
+    return page.then((made) => (made.unchanged?.() ? made : withFirstPaint(assets, join(rendererDir, 'index.html'), encoding, options.pageStart!)));
+  };
+  if (options.pageStart && deferred) {
+    const pageStart = options.pageStart;
+    setImmediate(() => {
+      preparedPage ??= withFirstPaint(assets, join(rendererDir, 'index.html'), 'br', pageStart);
+      preparedPage.catch(() => {});
+    });
+  }
   void assets.warm(rendererDir).catch(logged('Compressing the renderer for the browser host', 'debug'));
   // `ws` is required when first needed: it is the host's largest package, and the page asks
   // for a socket only after its script ran.
@@ -216,7 +242,9 @@ interface Served {
   rendererDir: string;
   token: string;
   assets: StaticAssets;
-  pageStart?: () => Promise<PageStart | null>;
+  pageStart?: () => PageStart | null | Promise<PageStart | null>;
+  /** index.html with its first paint made ahead for `encoding`, or null (`startBrowserHost`). */
+  preparedPage?: (encoding: Encoding) => Promise<PageBody> | null;
   /** index.html was sent with its entry named for after the first frame. */
   entryAfterFirstFrame?: () => void;
 }
@@ -239,7 +267,7 @@ function badRequest(res: ServerResponse): void {
   res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
 }
 
-function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, token, assets, pageStart, entryAfterFirstFrame }: Served): void {
+function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, token, assets, pageStart, preparedPage, entryAfterFirstFrame }: Served): void {
   const url = parseRequestUrl(req.url);
   if (!url) return badRequest(res);
   const fromQuery = url.searchParams.get('token');
@@ -280,7 +308,10 @@ function serveChecked(req: IncomingMessage, res: ServerResponse, { rendererDir, 
   // The page's own assets load without the query string; a same-site cookie carries the token.
   if (fromQuery) headers['set-cookie'] = `acp_token=${encodeURIComponent(fromQuery)}; HttpOnly; SameSite=Strict; Path=/`;
   if (file.endsWith('index.html')) headers['x-frame-options'] = 'DENY';
-  (paint ? withFirstPaint(assets, file, encoding, paint) : assets.body(file, encoding).then((sent) => ({ ...sent, afterFirstFrame: false }))).then(
+  (paint
+    ? (preparedPage?.(encoding) ?? withFirstPaint(assets, file, encoding, paint))
+    : assets.body(file, encoding).then((sent) => ({ ...sent, afterFirstFrame: false }))
+  ).then(
     ({ body, etag, afterFirstFrame }) => {
       if (afterFirstFrame) entryAfterFirstFrame?.();
       headers.etag = etag;
@@ -323,18 +354,31 @@ async function withStylesheetInline(assets: StaticAssets, rendererDir: string, p
   return page.replace(link[0], () => `<style>${css}</style>`);
 }
 
+/** A page as sent: `afterFirstFrame` when its entry is named for after the first frame. */
+interface PageBody {
+  body: Buffer;
+  etag: string;
+  afterFirstFrame?: boolean;
+  /** Its page start's files are as they were when it was read (`store/pageStart.ts`, `filesStamp`). */
+  unchanged?: () => boolean;
+}
+
 /** index.html with the first paint before its root, when there is one to show. */
 async function withFirstPaint(
   assets: StaticAssets,
   file: string,
   encoding: Encoding,
-  pageStart: () => Promise<PageStart | null>,
-): Promise<{ body: Buffer; etag: string; afterFirstFrame?: boolean }> {
-  const paint = await pageStart().catch(() => null);
+  pageStart: () => PageStart | null | Promise<PageStart | null>,
+): Promise<PageBody> {
+  const paint = await Promise.resolve()
+    .then(pageStart)
+    .catch(() => null);
   if (paint) {
     const built = (await assets.body(file, 'identity')).body.toString('utf8');
     const root = '<div id="root"></div>';
     if (built.includes(root) && /<html\b/.test(built) && ENTRY_SCRIPT.test(built)) {
+      const { inputs, stamp } = paint;
+      const unchanged = () => inputs !== undefined && filesStamp(inputs) === stamp;
       const { theme, markup, deferEntry } = paint;
       // Function replacements: a `$&` in the rows' text is text, not a pattern.
       let page = built.replace(root, () => `${markup}${root}`);
@@ -351,9 +395,9 @@ async function withFirstPaint(
         // The early script opens its socket after the first frame too (src-renderer/early.ts): the
         // host loads its core when that socket asks. Before the early script, so it is parsed when that runs.
         page = page.replace(/<head>/, () => `<head>${ENTRY_AFTER_FIRST_PAINT}`);
-        return { ...(await encodedPage(page, encoding)), afterFirstFrame: true };
+        return { ...encodedPage(page, encoding), afterFirstFrame: true, unchanged };
       }
-      return encodedPage(page, encoding);
+      return { ...encodedPage(page, encoding), unchanged };
     }
   }
   return assets.body(file, encoding);

@@ -41,6 +41,11 @@ export class CoreWhenServed<Core> {
     this.latestTimer = setTimeout(() => this.start(), latestMs);
   }
 
+  /** The core's load has started (it may write the files a page is made from). */
+  get started(): boolean {
+    return this.loading !== null;
+  }
+
   /** The core once loaded, loading it now, or as soon as no file is being sent. */
   want(): Promise<Core> {
     if (!this.loading) {

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { brotliCompress, constants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -58,7 +59,8 @@ export class StaticAssets {
   private cache = new Map<string, Promise<Variants>>();
 
   async body(file: string, encoding: Encoding): Promise<{ body: Buffer; etag: string }> {
-    const info = await stat(file);
+    // Not on the thread pool: on a loaded machine each of its hops waited tens of ms for a core (round 8).
+    const info = statSync(file);
     const key = `${info.size}-${Math.floor(info.mtimeMs)}`;
     let entry = this.cache.get(file);
     let variants = entry ? await entry : null;
@@ -101,14 +103,14 @@ export class StaticAssets {
 
 /**
  * A page made for one request (index.html with a first paint): compressed at a quality that
- * takes a millisecond or two for its ~100 KB, and named by its content so a reload of the same
- * page is a 304.
+ * takes a millisecond or two for its ~100 KB (on this thread: the thread pool's hop cost more on
+ * a loaded machine), and named by its content so a reload of the same page is a 304.
  */
-export async function encodedPage(text: string, encoding: Encoding): Promise<{ body: Buffer; etag: string }> {
+export function encodedPage(text: string, encoding: Encoding): { body: Buffer; etag: string } {
   const identity = Buffer.from(text, 'utf8');
   const etag = `"page-${createHash('sha1').update(identity).digest('base64url')}-${encoding}"`;
   if (encoding === 'identity') return { body: identity, etag };
-  const body = encoding === 'br' ? await brotli(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : await gzipped(identity, { level: 6 });
+  const body = encoding === 'br' ? brotliCompressSync(identity, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : gzipSync(identity, { level: 6 });
   return { body, etag };
 }
 
@@ -116,7 +118,7 @@ export async function encodedPage(text: string, encoding: Encoding): Promise<{ b
 async function prebuilt({ file, mtimeMs }: Variants): Promise<Buffer | null> {
   try {
     const br = `${file}.br`;
-    if ((await stat(br)).mtimeMs < mtimeMs) return null;
+    if (statSync(br).mtimeMs < mtimeMs) return null;
     return await readFile(br);
   } catch {
     return null;

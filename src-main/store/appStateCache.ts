@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppState } from '../../src-shared/ipc/appState';
 import { writeFileAtomic } from './jsonFile';
@@ -12,11 +12,13 @@ import { writeFileAtomic } from './jsonFile';
  * kept (`settledState`), and it is used only while `settings.json` and `sessions/tabs.json` say
  * what they said when it was made.
  *
- * Read by `serve` before its core loads: this module uses node's fs and nothing heavier.
+ * Read by `serve` before its core loads: this module uses node's fs and nothing heavier, and reads
+ * synchronously (small files; see `firstPaintFile.ts`).
  */
 
 const VERSION = 1;
-const FILE = 'app-state.json';
+export const APP_STATE_FILE = 'app-state.json';
+const FILE = APP_STATE_FILE;
 
 interface CacheFile {
   version: number;
@@ -28,19 +30,19 @@ interface CacheFile {
 }
 
 /** `settings.json`'s content as a hash (a rewrite with the same content is the same settings), or null. */
-async function settingsKey(dataDir: string): Promise<string | null> {
+function settingsKey(dataDir: string): string | null {
   try {
     return createHash('sha256')
-      .update(await readFile(join(dataDir, 'settings.json')))
+      .update(readFileSync(join(dataDir, 'settings.json')))
       .digest('base64url');
   } catch {
     return null;
   }
 }
 
-async function tabsText(dataDir: string): Promise<string | null> {
+function tabsText(dataDir: string): string | null {
   try {
-    return await readFile(join(dataDir, 'sessions', 'tabs.json'), 'utf8');
+    return readFileSync(join(dataDir, 'sessions', 'tabs.json'), 'utf8');
   } catch {
     return null;
   }
@@ -74,7 +76,7 @@ export function settledState(state: AppState): AppState {
 
 /** Saves the state for the next start's page. */
 export async function saveAppStateCache(dataDir: string, state: AppState): Promise<void> {
-  const file: CacheFile = { version: VERSION, settings: await settingsKey(dataDir), tabs: await tabsText(dataDir), state: settledState(state) };
+  const file: CacheFile = { version: VERSION, settings: settingsKey(dataDir), tabs: tabsText(dataDir), state: settledState(state) };
   writeFileAtomic(join(dataDir, FILE), JSON.stringify(file));
 }
 
@@ -83,9 +85,11 @@ export async function saveAppStateCache(dataDir: string, state: AppState): Promi
  * null when there is none or the settings or tabs changed since it was saved. `now` is what this
  * run of the host says itself (the folder offered for new sessions may be another one today).
  */
-export async function appStateCache(dataDir: string, now: Pick<AppState, 'defaultCwd'> | null = null): Promise<string | null> {
+export function appStateCache(dataDir: string, now: Pick<AppState, 'defaultCwd'> | null = null): string | null {
   try {
-    const [text, settings, tabs] = await Promise.all([readFile(join(dataDir, FILE), 'utf8'), settingsKey(dataDir), tabsText(dataDir)]);
+    const text = readFileSync(join(dataDir, FILE), 'utf8');
+    const settings = settingsKey(dataDir);
+    const tabs = tabsText(dataDir);
     const file = JSON.parse(text) as Partial<CacheFile>;
     if (file.version !== VERSION || file.settings !== settings || file.tabs !== tabs || !file.state || !Array.isArray(file.state.agents)) return null;
     return JSON.stringify(now ? { ...file.state, ...now } : file.state).replace(/</g, '\\u003c');

@@ -1,5 +1,4 @@
-import { rmSync } from 'node:fs';
-import { open, readFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { SESSION_ID_PATTERN } from '../../src-shared/ipc/sessionIdPattern';
 import { MAX_FIRST_PAINT_CHARS } from '../../src-shared/ipc/limits';
@@ -13,7 +12,9 @@ import { writeFileAtomic } from './jsonFile';
  * run; the app replaces it once its own transcript has rows. Like the snapshot, it only saves
  * time: a missing, stale or unreadable one is simply not shown.
  *
- * Read by `serve` before its core loads: this module uses node's fs and nothing heavier.
+ * Read by `serve` before its core loads: this module uses node's fs and nothing heavier. Read
+ * synchronously: small files, and on a loaded machine each of the thread pool's hops waited tens
+ * of ms for a core, in front of the page's first bytes (round 8: 14–450 ms for index.html).
  */
 
 const VERSION = 1;
@@ -56,15 +57,15 @@ export function removePaint(logFile: string): void {
 }
 
 /** The seq and time of a log's last event, read from its end; null for an empty or unreadable log. */
-export async function lastEvent(logFile: string): Promise<{ seq: number; ts: number } | null> {
-  let handle;
+export function lastEvent(logFile: string): { seq: number; ts: number } | null {
+  let fd: number;
   try {
-    handle = await open(logFile, 'r');
+    fd = openSync(logFile, 'r');
   } catch {
     return null;
   }
   try {
-    const size = (await handle.stat()).size;
+    const size = fstatSync(fd).size;
     let tail = Buffer.alloc(0);
     let from = size;
     // Back from the end until a whole last line is in hand (a torn last line has no newline yet
@@ -73,7 +74,7 @@ export async function lastEvent(logFile: string): Promise<{ seq: number; ts: num
       const length = Math.min(TAIL_CHUNK, from);
       from -= length;
       const chunk = Buffer.alloc(length);
-      await handle.read(chunk, 0, length, from);
+      readSync(fd, chunk, 0, length, from);
       tail = Buffer.concat([chunk, tail]);
       const end = tail.lastIndexOf(0x0a);
       if (end < 0) continue;
@@ -88,7 +89,7 @@ export async function lastEvent(logFile: string): Promise<{ seq: number; ts: num
     }
     return null;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -133,7 +134,7 @@ export async function savePaint(
 ): Promise<{ saved: boolean; refused?: string }> {
   const refused = refusedMarkup(paint.html);
   if (refused) return { saved: false, refused };
-  const last = await lastEvent(logFile);
+  const last = lastEvent(logFile);
   if (!last || last.seq !== paint.seq) return { saved: false };
   const file: PaintFile = { version: VERSION, seq: last.seq, ts: last.ts, insets: paint.insets, theme: paint.theme, html: paint.html };
   writeFileAtomic(paintFile(logFile), JSON.stringify(file));
@@ -144,17 +145,17 @@ export async function savePaint(
  * The first paint to put in index.html now: the active tab's (`sessions/tabs.json`), if its log
  * still ends with the event it was saved at. Null when there is none, or anything does not fit.
  */
-export async function firstPaintBlock(dataDir: string): Promise<PagePaint | null> {
+export function firstPaintBlock(dataDir: string): PagePaint | null {
   const sessions = join(dataDir, 'sessions');
   try {
-    const tabs = JSON.parse(await readFile(join(sessions, 'tabs.json'), 'utf8')) as { active?: unknown; open?: unknown };
+    const tabs = JSON.parse(readFileSync(join(sessions, 'tabs.json'), 'utf8')) as { active?: unknown; open?: unknown };
     const active = tabs.active;
     if (typeof active !== 'string' || !SESSION_ID_PATTERN.test(active) || !Array.isArray(tabs.open) || !tabs.open.includes(active)) return null;
     const logFile = join(sessions, `${active}.jsonl`);
-    const paint = JSON.parse(await readFile(paintFile(logFile), 'utf8')) as Partial<PaintFile>;
+    const paint = JSON.parse(readFileSync(paintFile(logFile), 'utf8')) as Partial<PaintFile>;
     if (paint.version !== VERSION || typeof paint.html !== 'string' || !validInsets(paint.insets) || (paint.theme !== 'light' && paint.theme !== 'dark'))
       return null;
-    const last = await lastEvent(logFile);
+    const last = lastEvent(logFile);
     if (!last || last.seq !== paint.seq || last.ts !== paint.ts) return null;
     if (refusedMarkup(paint.html)) return null;
     const { left, top, right, bottom } = paint.insets;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppState } from '../../src-shared/ipc/appState';
 import { appStateCache } from './appStateCache';
@@ -19,7 +19,8 @@ import { writeFileAtomic } from './jsonFile';
  */
 
 const VERSION = 1;
-const FILE = 'shell-paint.json';
+export const SHELL_FILE = 'shell-paint.json';
+const FILE = SHELL_FILE;
 
 type Theme = 'light' | 'dark';
 
@@ -47,7 +48,7 @@ export async function saveShellPaint(
 ): Promise<{ saved: boolean; refused?: string }> {
   const refused = refusedMarkup(shell.html);
   if (refused) return { saved: false, refused };
-  const state = await appStateCache(dataDir, now);
+  const state = appStateCache(dataDir, now);
   if (!state || stateKey(state) !== shell.key) return { saved: false };
   const file: ShellFile = { version: VERSION, key: shell.key, theme: shell.theme, html: shell.html };
   writeFileAtomic(join(dataDir, FILE), JSON.stringify(file));
@@ -55,9 +56,9 @@ export async function saveShellPaint(
 }
 
 /** The shell to put in index.html with the cached state `stateJson` (as served), or null. */
-export async function shellPaintBlock(dataDir: string, stateJson: string): Promise<{ markup: string; theme: Theme } | null> {
+export function shellPaintBlock(dataDir: string, stateJson: string): { markup: string; theme: Theme } | null {
   try {
-    const shell = JSON.parse(await readFile(join(dataDir, FILE), 'utf8')) as Partial<ShellFile>;
+    const shell = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8')) as Partial<ShellFile>;
     if (shell.version !== VERSION || typeof shell.html !== 'string' || (shell.theme !== 'light' && shell.theme !== 'dark')) return null;
     if (shell.key !== stateKey(stateJson) || refusedMarkup(shell.html)) return null;
     return { markup: `<div id="first-paint-shell" aria-hidden="true" inert>${shell.html}</div>`, theme: shell.theme };

@@ -304,6 +304,16 @@ const MAX_CRASHES = 3;
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
 /**
+ * The worker's scratch postings files (`filePostings.ts`) are unlinked once opened: their disk
+ * space is freed when their descriptors are closed. Descriptors are the process's, shared by its
+ * threads; with `trackUnmanagedFds` (Node's default since 14.6, set here because the worker relies
+ * on it) Node closes those a worker opened and did not close when it exits, however it died
+ * (an uncaught error, `terminate()`, out of memory), exactly once, and none of another thread's
+ * (searchWorkerCrash.test.ts).
+ */
+const WORKER_OPTIONS = { resourceLimits: WORKER_LIMITS, trackUnmanagedFds: true };
+
+/**
  * The built worker is `searchWorker.js` in out/main (an entry of its own, electron.vite.config.ts);
  * run from source (vitest, `npm run bench` through tsx), the worker registers tsx itself.
  */
@@ -313,11 +323,11 @@ function startWorker(): Worker {
     const tsx = import.meta.resolve('tsx/esm/api');
     const entry = new URL('./searchWorker.ts', here).href;
     const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-    return new Worker(code, { eval: true, resourceLimits: WORKER_LIMITS });
+    return new Worker(code, { ...WORKER_OPTIONS, eval: true });
   }
   for (const candidate of ['./searchWorker.js', '../searchWorker.js']) {
     const url = new URL(candidate, here);
-    if (existsSync(fileURLToPath(url))) return new Worker(url, { resourceLimits: WORKER_LIMITS });
+    if (existsSync(fileURLToPath(url))) return new Worker(url, WORKER_OPTIONS);
   }
   throw new Error(`The search worker (searchWorker.js) is missing beside ${fileURLToPath(here)}.`);
 }

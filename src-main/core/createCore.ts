@@ -80,6 +80,9 @@ export function createCore(options: AppCoreOptions): AppCore {
       history.onEvents(sessionId, batch);
     },
     onChange: changed,
+    // Search learns what its saved index holds of a restored session: its first change sends only what is new.
+    restored: (sessionId, logSize, state) => history.restored(sessionId, logSize, state),
+    closed: (sessionId) => history.closed(sessionId),
     opened: (sessionId) => {
       tabs.open(sessionId);
       changed();

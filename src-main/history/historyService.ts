@@ -85,6 +85,16 @@ export class HistoryService {
 
   // ---------------------------------------------------------------- keeping the caches current
 
+  /** A session was folded back from `logSize` bytes of its log: search learns what its saved index holds of it. */
+  restored(sessionId: string, logSize: number, state: SessionState): void {
+    this.search.restored(sessionId, logSize, state);
+  }
+
+  /** A session was closed: what its restore left for search is let go. */
+  closed(sessionId: string): void {
+    this.search.closed(sessionId);
+  }
+
   /** Called with every batch after it is appended to the log: the caches catch up shortly after. */
   onEvents(sessionId: string, _events: readonly SessionEvent[]): void {
     this.dirty.add(sessionId);

@@ -75,6 +75,8 @@ export interface RawHit {
 // 6: documents' texts, entries' kinds and first documents in the session file instead of
 // MiniSearch's stored fields; a document's id is its short id.
 const VERSION = 6;
+/** The log size of a session's index that holds only part of it (no log has this size). */
+const PARTIAL = -1;
 /** A vacuum is worth it past this many discarded documents (and a tenth of the index). */
 const VACUUM_DIRT = 500;
 /** Long messages are split so a match's snippet is cheap to find and documents stay small. */
@@ -476,6 +478,11 @@ export class SearchIndex {
 
   private applyTexts(change: IndexTexts): void {
     let session = this.sessions.get(change.sessionId);
+    // A change that is not full, to a session this index holds nothing of (its saved index was
+    // dropped on load, or the index was reset, before the host heard), is only part of the
+    // session: it reflects no log size, so a pass over the logs (this run's or the next start's)
+    // indexes the whole log, even if the host is killed before that.
+    const partial = !change.full && (!session || session.docs.logSize === PARTIAL);
     if (!session) {
       session = newSession(change.logSize);
       this.sessions.set(change.sessionId, session);
@@ -486,7 +493,7 @@ export class SearchIndex {
       for (const entryId of session.docs.entries.keys()) if (!present.has(entryId)) this.removeEntry(session, entryId);
     }
     session.docs.scanned = change.scanned;
-    session.docs.logSize = change.logSize;
+    session.docs.logSize = partial ? PARTIAL : change.logSize;
     compactIfGrown(session);
   }
 

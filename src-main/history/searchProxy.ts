@@ -6,7 +6,7 @@ import { UserError } from '../errors/errors';
 import { logWarn } from '../log/mainLog';
 import type { IdleReply, ManifestReply, SearchReply, SearchRequest, WorkerMemory } from './searchMessages';
 import type { RawHit } from './searchIndex';
-import { changeTexts, packTexts } from './searchTexts';
+import { changeTexts, packTexts, settledEnd } from './searchTexts';
 
 type Ask = Extract<SearchRequest, { id: number }>;
 type Question = Ask extends infer R ? (R extends Ask ? Omit<R, 'id'> : never) : never;
@@ -45,6 +45,12 @@ export class SearchProxy {
   private waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   private logSizes = new Map<string, number>();
   private sent = new Map<string, WeakSet<TranscriptEntry>>();
+  /**
+   * Restored sessions' entries as folded from `logSize` bytes of their logs, until their first
+   * change is sent: when the saved index reflects that size, it holds those entries' texts, and
+   * only what the reducer added or replaced since is sent (not every entry again).
+   */
+  private restoredFrom = new Map<string, { logSize: number; entries: readonly TranscriptEntry[]; settled: number }>();
   private manifestRead: Promise<void> | null = null;
   private loading: Promise<void> | null = null;
   /** Resolves once a re-spawned worker has loaded (queries wait for it). */
@@ -170,10 +176,28 @@ export class SearchProxy {
     return [...this.logSizes.keys()];
   }
 
+  /** A session was folded back from `logSize` bytes of its log (before anything was recorded on it). */
+  restored(sessionId: string, logSize: number, state: SessionState): void {
+    if (this.closing) return;
+    this.restoredFrom.set(sessionId, { logSize, entries: state.entries, settled: settledEnd(state) });
+    // Entry objects sent from another fold of its log (a search before the tab opened) are not this state's.
+    this.sent.delete(sessionId);
+  }
+
+  /** The session is no longer live: its restored entries are not kept for it. */
+  closed(sessionId: string): void {
+    this.restoredFrom.delete(sessionId);
+  }
+
   /** Sends the session's entries the worker has not seen (all of them when `full`), as plain texts. */
   indexState(state: SessionState, logSize: number, full: boolean): void {
     if (this.closing) return;
     let sent = this.sent.get(state.sessionId);
+    if (!sent) {
+      sent = this.sentBeforeRestart(state);
+      // The saved index has the restored entries: what changed since is new or replaced objects.
+      if (sent) full = false;
+    }
     if (full || !sent) {
       // The worker compares each entry's text with what it indexed: unchanged ones cost a hash.
       full = true;
@@ -187,6 +211,24 @@ export class SearchProxy {
     this.port().postMessage({ type: 'index', change } satisfies SearchRequest, [change.packed.buffer, change.lengths.buffer]);
   }
 
+  /**
+   * What the saved index holds of a restored session, as entries already sent: those of the fold
+   * it was restored from, when the index reflects that same log size (a stale index, from a host
+   * killed before it saved, gets every entry: the worker keeps those whose text it has). The
+   * state must be the restored one (its first entry the same object): another fold's entries
+   * share no object with it.
+   */
+  private sentBeforeRestart(state: SessionState): WeakSet<TranscriptEntry> | undefined {
+    const from = this.restoredFrom.get(state.sessionId);
+    if (!from) return undefined;
+    this.restoredFrom.delete(state.sessionId);
+    if (this.logSizes.get(state.sessionId) !== from.logSize || state.entries[0] !== from.entries[0]) return undefined;
+    const sent = new WeakSet<TranscriptEntry>();
+    for (let i = 0; i < from.settled; i++) sent.add(from.entries[i]);
+    this.sent.set(state.sessionId, sent);
+    return sent;
+  }
+
   removeSession(sessionId: string): void {
     if (!this.logSizes.has(sessionId)) return;
     this.forget(sessionId);
@@ -196,6 +238,7 @@ export class SearchProxy {
   private forget(sessionId: string): void {
     this.logSizes.delete(sessionId);
     this.sent.delete(sessionId);
+    this.restoredFrom.delete(sessionId);
   }
 
   /** Matches, best first; a query the worker died on is asked again once it is back. */
@@ -237,6 +280,7 @@ export class SearchProxy {
         if (!this.broken) await this.flush();
       } finally {
         this.closing = true;
+        this.restoredFrom.clear();
         await this.worker?.terminate();
         for (const { reject } of this.waiting.values()) reject(new UserError('Search has stopped: the app is quitting.'));
         this.waiting.clear();
@@ -260,6 +304,16 @@ const MAX_CRASHES = 3;
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
 /**
+ * The worker's scratch postings files (`filePostings.ts`) are unlinked once opened: their disk
+ * space is freed when their descriptors are closed. Descriptors are the process's, shared by its
+ * threads; with `trackUnmanagedFds` (Node's default since 14.6, set here because the worker relies
+ * on it) Node closes those a worker opened and did not close when it exits, however it died
+ * (an uncaught error, `terminate()`, out of memory), exactly once, and none of another thread's
+ * (searchWorkerCrash.test.ts).
+ */
+const WORKER_OPTIONS = { resourceLimits: WORKER_LIMITS, trackUnmanagedFds: true };
+
+/**
  * The built worker is `searchWorker.js` in out/main (an entry of its own, electron.vite.config.ts);
  * run from source (vitest, `npm run bench` through tsx), the worker registers tsx itself.
  */
@@ -269,11 +323,11 @@ function startWorker(): Worker {
     const tsx = import.meta.resolve('tsx/esm/api');
     const entry = new URL('./searchWorker.ts', here).href;
     const code = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-    return new Worker(code, { eval: true, resourceLimits: WORKER_LIMITS });
+    return new Worker(code, { ...WORKER_OPTIONS, eval: true });
   }
   for (const candidate of ['./searchWorker.js', '../searchWorker.js']) {
     const url = new URL(candidate, here);
-    if (existsSync(fileURLToPath(url))) return new Worker(url, { resourceLimits: WORKER_LIMITS });
+    if (existsSync(fileURLToPath(url))) return new Worker(url, WORKER_OPTIONS);
   }
   throw new Error(`The search worker (searchWorker.js) is missing beside ${fileURLToPath(here)}.`);
 }

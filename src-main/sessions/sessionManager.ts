@@ -42,6 +42,10 @@ export interface SessionManagerOptions {
   turnHooks?: Pick<SessionHost, 'beforeTurn' | 'afterTurn'>;
   /** Collects the garbage of reading sessions back once the host is quiet (tests pass their own). */
   compaction?: QuietCompaction;
+  /** A session was folded back from its log (`logSize` bytes of it), before anything is recorded on it. */
+  restored?: (sessionId: string, logSize: number, state: SessionState) => void;
+  /** A session was closed (it is no longer live). */
+  closed?: (sessionId: string) => void;
 }
 
 /** What a new session starts from: `session.new`, a fork, "continue", or a row of the agent's list. */
@@ -255,6 +259,7 @@ export class SessionManager {
     if (raced) return raced;
     const session = new Session(sessionId, folded.state.agentId, this.logFile(sessionId), this.host, folded.state);
     this.sessions.set(sessionId, session);
+    this.options.restored?.(sessionId, folded.logSize, folded.state);
     // Damage already reported in an earlier run is not reported again on every restart; any
     // damaged line no notice names (wherever it is in the log) reports them all, with positions.
     if (folded.unreported > 0) session.record(damageNotice(folded.damaged, folded.unreported, basename(this.logFile(sessionId))));
@@ -292,6 +297,7 @@ export class SessionManager {
     session.log.close();
     this.routes.unbind(session);
     this.sessions.delete(sessionId);
+    this.options.closed?.(sessionId);
   }
 
   respondPermission(sessionId: string, requestId: string, optionId: string | null): void {

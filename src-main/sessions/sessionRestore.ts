@@ -22,12 +22,22 @@ export async function foldLog(file: string): Promise<{
   damaged: LineRange[];
   offsets: LogOffsets;
   eventsParsed: number;
+  /** Bytes of the log the state folds (whole lines: a torn last line is outside). */
+  logSize: number;
 } | null> {
   const folded = await foldLogFile(file, sessionFold);
   if (!folded.state || !folded.state.state.agentId) return null;
   if (folded.eventsParsed > 0 && folded.eventsParsed >= snapshotPolicy.minEvents) saveSnapshot(file, sessionFold, folded);
   const { state, capabilities } = folded.state;
-  return { state, capabilities, unreported: folded.unreported, damaged: folded.damaged, offsets: folded.offsets, eventsParsed: folded.eventsParsed };
+  return {
+    state,
+    capabilities,
+    unreported: folded.unreported,
+    damaged: folded.damaged,
+    offsets: folded.offsets,
+    eventsParsed: folded.eventsParsed,
+    logSize: folded.logSize,
+  };
 }
 
 /**

@@ -6,7 +6,8 @@
  * run: the rows sent with the page waited a few hundred milliseconds for React DOM (issue 23,
  * round 6). And a preload is compiled as it arrives, on a thread of its own: on two cores that
  * took one from the first frame's layout and raster (round 7: a trace showed 96 ms of background
- * parsing beside the raster of that frame).
+ * parsing beside the raster of that frame). `first` runs just before the entry (early.ts: the
+ * socket, whose asking loads the host's core; round 8), or at once when the entry is not deferred.
  */
 export function runEntryAfterFirstPaint(first?: () => void): void {
   // Imported without a page (the bridge's unit tests import the early entry): nothing to run.

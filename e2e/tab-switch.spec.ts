@@ -62,8 +62,16 @@ test('a tab switched away and back keeps its opened diff editor, Review editor, 
     await expect(page.getByRole('log', { name: 'Transcript' })).toHaveCount(1);
 
     const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    // The switch recolours its tab and session link at once: no fade repainting the page for
+    // frames after it (round 8). Counted from the pointer's arrival on the tab (its hover).
+    await page.evaluate(() => {
+      const counted = window as unknown as { transitions: number };
+      counted.transitions = 0;
+      document.addEventListener('transitionrun', () => counted.transitions++, { capture: true });
+    });
     await tabs.nth(0).click();
     await expect(log).toContainText(`Question ${TURNS - 1} [kept]`);
+    expect(await page.evaluate(() => (window as unknown as { transitions: number }).transitions)).toBe(0);
     // The same editors, not rebuilt ones: the opened diff is still open, the Review's is there at once.
     await expect(card.locator('.monaco-diff-editor[data-e2e-mark="card-editor"]')).toHaveCount(1);
     await expect(panel.locator('.monaco-diff-editor[data-e2e-mark="review-editor"]')).toHaveCount(1);

@@ -7,7 +7,8 @@
  * CPU profile of the page over the switches (and `node --cpu-prof` of the host) is written to
  * bench/profiles/ and its hottest functions printed (`RENDERER_MINIFY=0 npm run build` first
  * for readable names). `--trace` writes a Chromium trace and prints the page main thread's CPU time over
- * the switches (thread time: steadier than the wall clock on a loaded machine).
+ * the switches (thread time: steadier than the wall clock on a loaded machine), and each switch's
+ * click and the frame after it as thread CPU and elements styled and laid out (`clickFrames.ts`).
  *
  *   npm run build && npx tsx bench/tabSwitch.profile.ts [--entries 10000] [--switches 8] [--profile]
  */
@@ -20,6 +21,7 @@ import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { median } from './longNode';
 import { hottest, mainThreadTime } from './profileSummary';
+import { clickFrames } from './clickFrames';
 import { arg, args, BENCH_AGENT, load } from './cliArgs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -130,6 +132,13 @@ async function main(): Promise<void> {
       const { cpuMs, wallMs } = mainThreadTime(join(PROFILES, 'tabs-trace.json'));
       console.log(
         `page main thread over the ${SWITCHES} switches (trace): ${cpuMs.toFixed(0)} ms CPU, ${wallMs.toFixed(0)} ms wall (Playwright's polling included)`,
+      );
+      // Each switch as the work it cost: the click's task and the frame after it (thread CPU), and
+      // how much of the page they styled and laid out.
+      const frames = clickFrames(join(PROFILES, 'tabs-trace.json'));
+      const stat = (pick: (f: (typeof frames)[number]) => number) => `${median(frames.map(pick)).toFixed(1)} / ${Math.max(...frames.map(pick)).toFixed(1)}`;
+      console.log(
+        `per switch, p50 / max: click ${stat((f) => f.clickMs)} ms CPU, the frame after it ${stat((f) => f.frameMs)} ms CPU, elements styled ${stat((f) => f.styled)}, layout objects ${stat((f) => f.laidOut)}`,
       );
     }
     if (pageProfile) {

@@ -32,8 +32,18 @@ test('a tab switched away and back keeps its opened diff editor, Review editor, 
     await mark(cardEditor, 'card-editor');
     const panel = page.getByRole('complementary', { name: 'Side panel' });
     await panel.getByRole('tab', { name: 'Review' }).click();
+    // The Review's diff is below the list of 50 files: no editor is built for it until it is in
+    // view (round 8: it cost every session shown ~200 ms of the page's CPU that nobody saw).
+    const reviewDiff = panel.getByRole('group', { name: /^Diff of / });
+    await expect(reviewDiff.getByText('Diff loads when shown…')).toBeAttached();
+    await page.waitForTimeout(600);
+    await expect(panel.locator('.monaco-diff-editor')).toHaveCount(0);
+    await reviewDiff.scrollIntoViewIfNeeded();
     const reviewEditor = panel.locator('.monaco-diff-editor');
     await expect(reviewEditor.locator('.view-lines').first()).toContainText('const a =');
+    // Below the list at its own height (it was squeezed to its 2 px of borders by the list).
+    expect((await reviewDiff.boundingBox())?.height).toBeGreaterThan(40);
+    await shot(page, 'tab-switch-review-diff-below-list');
     await mark(reviewEditor, 'review-editor');
     const composer = page.getByRole('textbox', { name: 'Message', exact: true });
     await composer.fill('a half-written question');
@@ -52,8 +62,16 @@ test('a tab switched away and back keeps its opened diff editor, Review editor, 
     await expect(page.getByRole('log', { name: 'Transcript' })).toHaveCount(1);
 
     const tabs = page.getByRole('tablist', { name: 'Open sessions' }).getByRole('tab');
+    // The switch recolours its tab and session link at once: no fade repainting the page for
+    // frames after it (round 8). Counted from the pointer's arrival on the tab (its hover).
+    await page.evaluate(() => {
+      const counted = window as unknown as { transitions: number };
+      counted.transitions = 0;
+      document.addEventListener('transitionrun', () => counted.transitions++, { capture: true });
+    });
     await tabs.nth(0).click();
     await expect(log).toContainText(`Question ${TURNS - 1} [kept]`);
+    expect(await page.evaluate(() => (window as unknown as { transitions: number }).transitions)).toBe(0);
     // The same editors, not rebuilt ones: the opened diff is still open, the Review's is there at once.
     await expect(card.locator('.monaco-diff-editor[data-e2e-mark="card-editor"]')).toHaveCount(1);
     await expect(panel.locator('.monaco-diff-editor[data-e2e-mark="review-editor"]')).toHaveCount(1);

@@ -17,7 +17,10 @@ export interface DiffBlockProps {
   newText: string;
   /** The agent deleted the file (`deleted: true`, rfds-diff-delete). */
   deleted?: boolean;
-  /** Render at once rather than when scrolled into view. */
+  /**
+   * Created when the browser is idle after the block came into view, rather than as soon as it
+   * did (the Review panel, a checkpoint review): not on the path of the click that showed it.
+   */
   eager?: boolean;
   /**
    * Show a static diff (plain lines, no editor) until the person opens it: a transcript row
@@ -39,9 +42,13 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
   // A card that starts asking for permission after its diff arrived (the tool call first, then
   // the request) shows the editor from then on: what is approved is seen in full.
   if (!staticFirst && !opened) setOpened(true);
-  // Eager blocks too wait for the browser to be idle: creating a Monaco diff editor costs tens of
-  // milliseconds, and the Review panel's is created again whenever a tab is shown (issue 23).
+  // Eager blocks wait for the browser to be idle: creating a Monaco diff editor costs tens of
+  // milliseconds (issue 23).
   const [visible, setVisible] = useState(false);
+  // Eager blocks too wait until they are in view: the Review panel's diff below a long list of
+  // files cost every session shown a Monaco editor (~200 ms of the page's CPU, its renders
+  // after every tab switch) that nobody saw (issue 23, round 8).
+  const [seen, setSeen] = useState(false);
   const [height, setHeight] = useState(() => Math.min(MAX_HEIGHT, Math.max(3, lineCount(newText), lineCount(oldText ?? '')) * LINE_HEIGHT + 8));
   const [stats, setStats] = useState<{ added: number; removed: number } | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
@@ -50,21 +57,22 @@ export function DiffBlock({ modelKey, path, oldText, newText, deleted, eager, st
   const editorRef = useRef<import('monaco-editor/editor').editor.IStandaloneDiffEditor | null>(null);
 
   useEffect(() => {
-    if (!eager || visible) return;
+    if (!eager || visible || !seen) return;
     return whenIdle(() => setVisible(true));
-  }, [eager, visible]);
+  }, [eager, visible, seen]);
 
   useEffect(() => {
-    if (!opened || visible || !host.current) return;
+    if (!opened || visible || seen || !host.current) return;
     const observer = new IntersectionObserver((records) => {
       if (records.some((r) => r.isIntersecting)) {
-        setVisible(true);
+        if (eager) setSeen(true);
+        else setVisible(true);
         observer.disconnect();
       }
     });
     observer.observe(host.current);
     return () => observer.disconnect();
-  }, [visible, opened]);
+  }, [visible, opened, seen, eager]);
 
   useEffect(() => {
     if (!visible || !host.current) return;

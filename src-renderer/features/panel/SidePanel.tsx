@@ -10,6 +10,7 @@ import { TerminalView } from '../terminal/TerminalView';
 import { WorktreeReview } from '../worktrees';
 import { hasReportedChanges } from '../../../src-shared/session/changedFilesMemo';
 import { useReviewFile, useReviewList } from './useReview';
+import './review.css';
 
 const LABELS: Record<PanelTab, string> = { plan: 'Plan', terminals: 'Terminals', review: 'Review', file: 'File' };
 

@@ -1,15 +1,5 @@
 import { readFileSync } from 'node:fs';
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; elementCount?: number; data?: { type?: string }; beginData?: { dirtyObjects?: number } };
-}
+import type { TraceEvent } from './profileSummary';
 
 /** What one click cost the page's main thread, from its dispatch to the end of the frame after it. */
 export interface ClickFrame {

@@ -36,7 +36,8 @@ export function hottest(file: string, count: number): string[] {
     .map(([name, ms]) => `${ms.toFixed(0).padStart(7)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${name}`);
 }
 
-interface TraceEvent {
+/** A Chromium trace event, as far as the benches read it. */
+export interface TraceEvent {
   name: string;
   ph: string;
   pid: number;
@@ -44,7 +45,7 @@ interface TraceEvent {
   ts: number;
   dur?: number;
   tdur?: number;
-  args?: { name?: string };
+  args?: { name?: string; elementCount?: number; data?: { type?: string }; beginData?: { dirtyObjects?: number } };
 }
 
 /**

@@ -185,6 +185,33 @@ describe('a browser host that loads its core once the page is served', () => {
     expect(asked).toBe(1);
   });
 
+  it('is not put off for ever by a page asked for again and again before its socket asks', async () => {
+    const dir = renderer();
+    writeFileSync(
+      join(dir, 'index.html'),
+      '<!doctype html><html lang="en"><head><script type="module" crossorigin src="./assets/app.js"></script></head><body><div id="root"></div></body></html>',
+    );
+    let asked = 0;
+    const host = await startBrowserHost({
+      core: async () => {
+        asked++;
+        return newCore();
+      },
+      loadCoreWithinMs: 60_000,
+      rendererDir: dir,
+      port: 0,
+      pageStart: async () => ({ markup: '<div id="first-paint"><p>Newest entry</p></div>', theme: null, deferEntry: true }),
+    });
+    cleanup.push(() => host.close());
+    // Reloads every half second for three seconds, none opening a socket: the core loads by the
+    // deadline counted from the first, not from the last.
+    for (let i = 0; i < 6; i++) {
+      await (await fetch(`http://127.0.0.1:${host.port}/?token=${host.token}`)).text();
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    expect(asked).toBe(1);
+  });
+
   it('answers with why when the core could not be loaded', async () => {
     const { host } = await deferredHost(async () => {
       throw new Error('settings folder is not writable');

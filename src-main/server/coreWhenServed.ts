@@ -25,6 +25,7 @@ export class CoreWhenServed<Core> {
   private pageSent = false;
   private wanted = false;
   private firstFrameFirst = false;
+  private pageAsked = false;
   private quietTimer: NodeJS.Timeout | undefined;
   private latestTimer: NodeJS.Timeout;
   private readonly loaded: Promise<Core>;
@@ -83,7 +84,9 @@ export class CoreWhenServed<Core> {
     clearTimeout(this.quietTimer);
     // The page itself is asked for: from now the page's files and its socket say when (the
     // `latestMs` after the host's start would fall in the page's first frame on a loaded machine).
-    if (!this.loading && (path === '/' || path === '/index.html')) {
+    // Once: a page asked for again and again (reloads) does not put the core off for ever.
+    if (!this.loading && !this.pageAsked && (path === '/' || path === '/index.html')) {
+      this.pageAsked = true;
       clearTimeout(this.latestTimer);
       this.latestTimer = setTimeout(() => this.start(), FIRST_FRAME_AT_MOST_MS);
     }

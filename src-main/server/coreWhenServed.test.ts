@@ -45,6 +45,28 @@ async function deferredHost(load: () => Promise<AppCore>, loadCoreWithinMs = 60_
   return { host, asked: () => asked };
 }
 
+/** A host whose page carries its first frame (rows) and its entry named for after that frame; its core loader counted. */
+async function firstFrameHost(loadCoreWithinMs: number): Promise<{ host: BrowserHost; asked: () => number }> {
+  const dir = renderer();
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html lang="en"><head><script type="module" crossorigin src="./assets/app.js"></script></head><body><div id="root"></div></body></html>',
+  );
+  let asked = 0;
+  const host = await startBrowserHost({
+    core: async () => {
+      asked++;
+      return newCore();
+    },
+    loadCoreWithinMs,
+    rendererDir: dir,
+    port: 0,
+    pageStart: async () => ({ markup: '<div id="first-paint"><p>Newest entry</p></div>', theme: null, deferEntry: true }),
+  });
+  cleanup.push(() => host.close());
+  return { host, asked: () => asked };
+}
+
 function newCore(): AppCore {
   const core = createCore({ dataDir: mkdtempSync(join(tmpdir(), 'acp-host-')), host: 'browser' });
   cleanup.push(() => core.dispose());
@@ -152,64 +174,31 @@ describe('a browser host that loads its core once the page is served', () => {
   });
 
   it('waits for the socket of a page served with its first frame drawn, not for its files or the deadline set at start', async () => {
-    // A page carrying its first frame (rows, shell) and its entry named for after that frame.
-    const dir = renderer();
-    writeFileSync(
-      join(dir, 'index.html'),
-      '<!doctype html><html lang="en"><head><script type="module" crossorigin src="./assets/app.js"></script></head><body><div id="root"></div></body></html>',
-    );
-    let asked = 0;
-    const host = await startBrowserHost({
-      core: async () => {
-        asked++;
-        return newCore();
-      },
-      // The deadline from the host's start falls while the page's first frame is being drawn.
-      loadCoreWithinMs: 100,
-      rendererDir: dir,
-      port: 0,
-      pageStart: async () => ({ markup: '<div id="first-paint"><p>Newest entry</p></div>', theme: null, deferEntry: true }),
-    });
-    cleanup.push(() => host.close());
+    // The deadline from the host's start falls while the page's first frame is being drawn.
+    const { host, asked } = await firstFrameHost(100);
     const page = await (await fetch(`http://127.0.0.1:${host.port}/?token=${host.token}`)).text();
     // The early script is told to open its socket after that frame (src-renderer/early.ts).
     expect(page).toContain('<meta name="acp-entry" content="after-first-paint">');
     // Loading the core would take the cores that frame is laid out and rastered on.
     await new Promise((r) => setTimeout(r, 400));
-    expect(asked).toBe(0);
+    expect(asked()).toBe(0);
     // The frame is on the screen: the early script's socket asks, and is answered.
     const ws = await connect(host);
     const got = answers(ws, 1);
     ws.send(JSON.stringify({ t: 'req', id: 1, name: 'app.state', input: {} }));
     expect((await got)[0]).toMatchObject({ id: 1, ok: true });
-    expect(asked).toBe(1);
+    expect(asked()).toBe(1);
   });
 
   it('is not put off for ever by a page asked for again and again before its socket asks', async () => {
-    const dir = renderer();
-    writeFileSync(
-      join(dir, 'index.html'),
-      '<!doctype html><html lang="en"><head><script type="module" crossorigin src="./assets/app.js"></script></head><body><div id="root"></div></body></html>',
-    );
-    let asked = 0;
-    const host = await startBrowserHost({
-      core: async () => {
-        asked++;
-        return newCore();
-      },
-      loadCoreWithinMs: 60_000,
-      rendererDir: dir,
-      port: 0,
-      pageStart: async () => ({ markup: '<div id="first-paint"><p>Newest entry</p></div>', theme: null, deferEntry: true }),
-    });
-    cleanup.push(() => host.close());
+    const { host, asked } = await firstFrameHost(60_000);
     // Reloads every half second for three seconds, none opening a socket: the core loads by the
     // deadline counted from the first, not from the last.
     for (let i = 0; i < 6; i++) {
       await (await fetch(`http://127.0.0.1:${host.port}/?token=${host.token}`)).text();
       await new Promise((r) => setTimeout(r, 500));
     }
-    expect(asked).toBe(1);
+    expect(asked()).toBe(1);
   });
 
   it('answers with why when the core could not be loaded', async () => {

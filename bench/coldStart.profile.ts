@@ -15,7 +15,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { AGENT_LIST_SHOWN, floorServer, startBundle, watchShown } from './longBrowser';
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
     ids.forEach((id, i) => writeLongLog(join(dataDir, 'sessions', `${id}.jsonl`), ENTRIES, id, ` [${i}]`));
     writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: ids, active: ids[0] }));
   }
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  const browser = await launchBenchBrowser();
   const rounds = new Map<string, Round[]>([...OUTS, 'floor'].map((k) => [k, []]));
   try {
     // One unmeasured start of each: the file cache warm for all alike.

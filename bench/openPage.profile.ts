@@ -15,7 +15,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { median } from './longNode';
@@ -189,7 +190,7 @@ async function main(): Promise<void> {
     writeLongLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), ENTRIES, sessionId, label);
     return { sessionId, newest: `Question ${Math.ceil(ENTRIES / 4) - 1}${label}` };
   });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  const browser = await launchBenchBrowser();
   const results = new Map<string, Round[]>(OUTS.map((o) => [o, []]));
   try {
     const shows = newest.map((s) => s.newest);

@@ -17,7 +17,7 @@
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { browserFigures, startBundle, type Seeded } from './longBrowser';
 import { nodeFigures, type Row } from './longNode';
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
     console.log(
       `start bundle (index.html + the JS and CSS it loads): ${(bundle.raw / 1024).toFixed(0)} KB raw, ${(bundle.served / 1024).toFixed(0)} KB as served (brotli)`,
     );
-  const browser = NODE_ONLY ? null : await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  const browser = NODE_ONLY ? null : await launchBenchBrowser();
   try {
     for (const size of SIZES) {
       const dataDir = mkdtempSync(join(tmpdir(), 'acp-bench-long-'));

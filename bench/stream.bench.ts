@@ -22,7 +22,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { bareClientRun, type BareResult } from './bareClient';
 import { cpuMs, newSession, rssMB, startHost } from './host';
 import { hottest } from './profileSummary';
@@ -184,7 +185,7 @@ function median(values: number[]): number {
 const fmt = (n: number, width = 9, digits = 0) => n.toFixed(digits).padStart(width);
 
 async function main(): Promise<void> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--enable-precise-memory-info'] });
+  const browser = await launchBenchBrowser(['--enable-precise-memory-info']);
   const rows: string[] = [];
   const header = `${'workload'.padEnd(24)}${'app ms'.padStart(9)}${'bare ms'.padStart(9)}${'ratio'.padStart(7)}${'page cpu'.padStart(9)}${'host cpu'.padStart(9)}${'bare cpu'.padStart(9)}${'task ms'.padStart(9)}${'frame gap'.padStart(10)}${'heap MB'.padStart(9)}${'rss MB'.padStart(8)}`;
   const report = (name: string, app: AppResult[], bare: BareResult[]) => {

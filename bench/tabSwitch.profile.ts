@@ -16,7 +16,8 @@ import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { chromium, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { median } from './longNode';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: sessions.map((s) => s.sessionId), active: sessions[0].sessionId }));
   const hostProfileDir = PROFILE ? mkdtempSync(join(tmpdir(), 'acp-bench-prof-')) : undefined;
   const host = await startHost({ agents: [BENCH_AGENT] }, { dataDir, profileDir: hostProfileDir });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  const browser = await launchBenchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   try {

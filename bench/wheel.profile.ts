@@ -12,7 +12,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
+import { launchBenchBrowser } from './browser';
 import { writeLongLog } from '../src-main/testing/longLog';
 import { startHost } from './host';
 import { floorServer, wheel } from './longBrowser';
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
   writeLongLog(join(dataDir, 'sessions', `${sessionId}.jsonl`), ENTRIES, sessionId, '', CONTENT);
   writeFileSync(join(dataDir, 'sessions', 'tabs.json'), JSON.stringify({ open: [sessionId], active: sessionId }));
   const newest = `Question ${Math.ceil(ENTRIES / 4) - 1}:`;
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium' });
+  const browser = await launchBenchBrowser();
   const results = new Map<string, { ms: number; p95: number; cpuMs: number }[]>(OUTS.map((out) => [out, []]));
   try {
     // One unmeasured start: the first open folds the log and leaves its snapshot.

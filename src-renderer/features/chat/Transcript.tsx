@@ -7,6 +7,7 @@ import { EntryView } from './EntryView';
 import { dismissFirstPaint, scheduleFirstPaint } from './firstPaint';
 import { useMarkdownAhead } from './markdownAhead';
 import { BOTTOM_SLACK, grownRange, keptAfterAppend, rowRange, type RowRange } from './rowRange';
+import { RowOffsets } from './rowOffsets';
 import { useViewShown } from '../../ui/viewShown';
 
 const NO_ENTRIES: TranscriptEntry[] = [];
@@ -24,6 +25,11 @@ const HOLE_HEIGHT = 80;
 function estimate(entry: TranscriptEntry | undefined): number {
   if (!entry) return HOLE_HEIGHT;
   return ESTIMATES[entry.kind] ?? 60;
+}
+
+/** A row's height as the offsets count it: measured, or estimated until it is. */
+function heightOf(heights: ReadonlyMap<string, number>, entry: TranscriptEntry | undefined): number {
+  return (entry && heights.get(entry.id)) ?? estimate(entry);
 }
 
 /**
@@ -63,18 +69,16 @@ export function Transcript({ sessionId }: { sessionId: string }) {
     setFollowingState(value);
   }, []);
 
-  // Offsets of every row (prefix sums): O(n), so computed again only when the entries or a
-  // measured height changed, not on every scroll step (the render a wheel step causes).
+  // Offsets of every row (prefix sums), with only the rows that changed read again (rowOffsets.ts):
+  // not on a scroll step that measured nothing, nor all of them for a streamed chunk or a page.
   const count = entries.length;
-  const offsets = useMemo(() => {
-    const sums = new Float64Array(entries.length + 1);
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i];
-      sums[i + 1] = sums[i] + ((entry && heights.get(entry.id)) ?? estimate(entry));
-    }
-    return sums;
+  const rowOffsets = useRef<RowOffsets<TranscriptEntry> | null>(null);
+  rowOffsets.current ??= new RowOffsets();
+  const offsets = useMemo(
+    () => rowOffsets.current!.offsets(entries, heights, (entry) => heightOf(heights, entry)),
     // measureVersion: the heights map is changed in place, and measureVersion says it was.
-  }, [entries, heights, measureVersion]);
+    [entries, heights, measureVersion],
+  );
   const total = offsets[count];
   const top = followingRef.current ? Math.max(0, total - viewport.height) : viewport.top;
   // The rows rendered last time are kept while they cover the viewport (rowRange.ts).
@@ -128,6 +132,7 @@ export function Transcript({ sessionId }: { sessionId: string }) {
         if (!id) continue;
         const height = element.offsetHeight;
         if (height > 0 && cache.get(id) !== height) {
+          rowOffsets.current?.measured(Number(element.dataset.index));
           cache.set(id, height);
           changed = true;
         }

@@ -69,6 +69,25 @@ describe('the Review panel on a tab shown again (issue 23)', () => {
     expect(hasReportedChanges({ entries: [], files: {}, toolIndex: {} } as unknown as SessionState)).toBe(false);
     expect(hasReportedChanges(undefined)).toBe(false);
   });
+
+  it('lists the tool calls once for the states a stream makes, which share their tool index', () => {
+    // Listing a long session's tool index for each streamed batch cost 3 ms at 12,500 tool calls.
+    let listed = 0;
+    const toolIndex = new Proxy(Object.fromEntries(Array.from({ length: 300 }, (_, n) => [`c${n}`, n])), {
+      ownKeys(target) {
+        listed++;
+        return Reflect.ownKeys(target);
+      },
+    });
+    const entries = Array.from({ length: 300 }, (_, n) => ({ ...edit(n), content: [] }) as TranscriptEntry);
+    const states = Array.from({ length: 5 }, () => ({ entries: entries.slice(), files: {}, toolIndex }) as unknown as SessionState);
+    expect(states.map((state) => hasReportedChanges(state))).toEqual([false, false, false, false, false]);
+    expect(listed).toBe(1);
+    // A batch that gave one tool call a diff: the same index, and the change is seen.
+    const withDiff = { ...states[4], entries: [...entries.slice(0, 299), edit(299)] };
+    expect(hasReportedChanges(withDiff)).toBe(true);
+    expect(listed).toBe(1);
+  });
 });
 
 describe('the Review list while a long session streams (issue 23)', () => {

@@ -1,4 +1,5 @@
 import type { SessionState, TerminalState, TranscriptEntry } from './state';
+import { hasReportedChanges } from './changedFilesMemo';
 import { panelTerminalCount, terminalsShownBy, windowTerminals, withTerminals } from './windowTerminals';
 
 /**
@@ -50,18 +51,9 @@ export function windowOf(state: SessionState, size = WINDOW_SIZE): SessionWindow
     state: { ...state, entries, terminals: windowTerminals(state, entries) },
     from,
     total,
-    reportedChanges: reportsChanges(state),
+    reportedChanges: hasReportedChanges(state),
     terminalCount: panelTerminalCount(state),
   };
-}
-
-/** A file written or a tool call with a diff anywhere in the session. */
-function reportsChanges(state: SessionState): boolean {
-  if (Object.keys(state.files).length > 0) return true;
-  return Object.values(state.toolIndex).some((index) => {
-    const entry = state.entries[index];
-    return entry?.kind === 'tool' && entry.content.some((c) => c.type === 'diff');
-  });
 }
 
 /** Main's side: entries `[from, to)`, clamped to the session and to MAX_RANGE. */

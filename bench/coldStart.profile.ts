@@ -67,8 +67,7 @@ async function appRound(browser: Browser, out: string, dataDir: string): Promise
       ...(ENTRIES > 0 ? { open: { selector: '#first-paint, [role="log"]', texts: [NEWEST] }, app: { selector: '[role="log"]', texts: [NEWEST] } } : {}),
     });
     await page.goto(host.url);
-    await page.getByRole('button', { name: `New session with ${BENCH_AGENT.name}` }).waitFor({ timeout: 120_000 });
-    // Stamped in the page (longBrowser.ts, AGENT_LIST_SHOWN): Playwright's wait looks again with a growing back-off.
+    // Stamped in the page and read without Playwright's script in it (longBrowser.ts, watchShown).
     const shown = await shownAt('list');
     clearInterval(sampler);
     const hostCpu = (cpuSamples.findLast(([t]) => t <= shown)?.[1] ?? cpuAtReady) - cpuAtReady;
@@ -91,7 +90,6 @@ async function floorRound(browser: Browser, dataDir: string): Promise<Round> {
   try {
     const shownAt = await watchShown(page, { list: { selector: '[role="log"]', texts: ['ready'] } });
     await page.goto(server.url);
-    await page.getByText('ready').waitFor();
     const shown = await shownAt('list');
     return { host: ready - spawned, page: shown - ready, total: shown - spawned };
   } finally {

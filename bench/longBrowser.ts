@@ -103,7 +103,7 @@ export async function floorServer(dataDir: string): Promise<{ url: string; stop:
  * with the page shows. The floor's page is idle then, and its entry comes after its first paint.
  * `shownAt` resolves with the time in this process's `performance.now()` clock. It reads the page
  * with the browser's own protocol (`Runtime.evaluate` of one expression): Playwright's waits
- * (`waitForFunction`, a locator's `waitFor`) first put Playwright's script, some 100 KB, in the
+ * (`waitForFunction`, a locator's `waitFor`) first put Playwright's script, some 300 KB, in the
  * page, and its compile ran on the page's main thread beside the very frame being timed (8–16 ms
  * of CPU just before the app's first contentful paint, in a trace). Call it before any of those.
  */

@@ -377,9 +377,8 @@ async function withFirstPaint(
     const built = (await assets.body(file, 'identity')).body.toString('utf8');
     const root = '<div id="root"></div>';
     if (built.includes(root) && /<html\b/.test(built) && ENTRY_SCRIPT.test(built)) {
-      const { inputs, stamp } = paint;
+      const { theme, markup, deferEntry, inputs, stamp } = paint;
       const unchanged = () => inputs !== undefined && filesStamp(inputs) === stamp;
-      const { theme, markup, deferEntry } = paint;
       // Function replacements: a `$&` in the rows' text is text, not a pattern.
       let page = built.replace(root, () => `${markup}${root}`);
       if (theme) page = page.replace(/<html\b/, () => `<html data-theme="${theme}"`);

@@ -18,7 +18,6 @@ import { writeFileAtomic } from './jsonFile';
 
 const VERSION = 1;
 export const APP_STATE_FILE = 'app-state.json';
-const FILE = APP_STATE_FILE;
 
 interface CacheFile {
   version: number;
@@ -77,7 +76,7 @@ export function settledState(state: AppState): AppState {
 /** Saves the state for the next start's page. */
 export async function saveAppStateCache(dataDir: string, state: AppState): Promise<void> {
   const file: CacheFile = { version: VERSION, settings: settingsKey(dataDir), tabs: tabsText(dataDir), state: settledState(state) };
-  writeFileAtomic(join(dataDir, FILE), JSON.stringify(file));
+  writeFileAtomic(join(dataDir, APP_STATE_FILE), JSON.stringify(file));
 }
 
 /**
@@ -87,7 +86,7 @@ export async function saveAppStateCache(dataDir: string, state: AppState): Promi
  */
 export function appStateCache(dataDir: string, now: Pick<AppState, 'defaultCwd'> | null = null): string | null {
   try {
-    const text = readFileSync(join(dataDir, FILE), 'utf8');
+    const text = readFileSync(join(dataDir, APP_STATE_FILE), 'utf8');
     const settings = settingsKey(dataDir);
     const tabs = tabsText(dataDir);
     const file = JSON.parse(text) as Partial<CacheFile>;

@@ -20,7 +20,6 @@ import { writeFileAtomic } from './jsonFile';
 
 const VERSION = 1;
 export const SHELL_FILE = 'shell-paint.json';
-const FILE = SHELL_FILE;
 
 type Theme = 'light' | 'dark';
 
@@ -51,14 +50,14 @@ export async function saveShellPaint(
   const state = appStateCache(dataDir, now);
   if (!state || stateKey(state) !== shell.key) return { saved: false };
   const file: ShellFile = { version: VERSION, key: shell.key, theme: shell.theme, html: shell.html };
-  writeFileAtomic(join(dataDir, FILE), JSON.stringify(file));
+  writeFileAtomic(join(dataDir, SHELL_FILE), JSON.stringify(file));
   return { saved: true };
 }
 
 /** The shell to put in index.html with the cached state `stateJson` (as served), or null. */
 export function shellPaintBlock(dataDir: string, stateJson: string): { markup: string; theme: Theme } | null {
   try {
-    const shell = JSON.parse(readFileSync(join(dataDir, FILE), 'utf8')) as Partial<ShellFile>;
+    const shell = JSON.parse(readFileSync(join(dataDir, SHELL_FILE), 'utf8')) as Partial<ShellFile>;
     if (shell.version !== VERSION || typeof shell.html !== 'string' || (shell.theme !== 'light' && shell.theme !== 'dark')) return null;
     if (shell.key !== stateKey(stateJson) || refusedMarkup(shell.html)) return null;
     return { markup: `<div id="first-paint-shell" aria-hidden="true" inert>${shell.html}</div>`, theme: shell.theme };

@@ -2,7 +2,6 @@ import { useEffect, useMemo } from 'react';
 import type { AgentSummary, SessionSummary } from '../../../src-shared/ipc/appState';
 import { EMPTY, useStore } from '../../store';
 import { showSession } from './actions';
-import './tabSwitch.css';
 import { AgentIcon } from '../../ui/AgentIcon';
 import { loadCatalog, openCatalog } from '../registry/actions';
 import { Icon } from '../../ui/Icon';

@@ -4,7 +4,6 @@ import { StatusDot, statusLabel } from '../../ui/StatusDot';
 import { Icon } from '../../ui/Icon';
 import { WorktreeBadge } from '../worktrees';
 import { activateTab, closeTab, moveTab } from './actions';
-import './tabSwitch.css';
 
 /**
  * Open sessions as tabs (WAI-ARIA tabs pattern): arrow keys move between tabs, Enter or
